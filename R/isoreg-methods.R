@@ -1,0 +1,112 @@
+#' Methods for isotonic regression fits
+#'
+#' `fitted()` and `residuals()` return values in the order of the data.
+#' `summary()` reports the size of the fit, its blocks and its weighted
+#' residual sum of squares. `as.stepfun()` returns the fitted step function
+#' with the convention of `as.stepfun()` on a [stats::isoreg()] fit: between two distinct
+#' `x` the value is that of the next one (steps are closed on the right).
+#'
+#' @param object,x A fit from [isoreg()].
+#' @param digits Significant digits to print.
+#' @param ... Unused.
+#' @return `fitted()`, `residuals()`: numeric vectors. `summary()`: an object
+#'   of class `"summary.gpuiso_isoreg"`. `as.stepfun()`: a `"stepfun"`.
+#' @name gpuiso_isoreg-methods
+#' @examples
+#' fit <- isoreg(c(1, 2, 3, 4, 5), c(1, 3, 2, 5, 4))
+#' summary(fit)
+#' residuals(fit)
+#' f <- as.stepfun(fit)
+#' f(c(1, 2.5, 5))
+NULL
+
+#' @rdname gpuiso_isoreg-methods
+#' @export
+fitted.gpuiso_isoreg <- function(object, ...) {
+  if (object$isOrd) return(object$yf)
+  out <- numeric(length(object$yf))
+  out[object$ord] <- object$yf
+  out
+}
+
+#' @rdname gpuiso_isoreg-methods
+#' @export
+residuals.gpuiso_isoreg <- function(object, ...) {
+  object$y - fitted(object)
+}
+
+#' @rdname gpuiso_isoreg-methods
+#' @export
+print.gpuiso_isoreg <- function(x, digits = getOption("digits"), ...) {
+  cat("Isotonic regression (", describe_fit(x), ") from ",
+      paste(deparse(x$call), collapse = " "), "\n", sep = "")
+  cat("  ", format(length(x$y)), " points, ", format(nrow(x$knots)),
+      " distinct x, ", format(length(x$iKnots)), " blocks\n", sep = "")
+  if (length(x$yf) > 0L) {
+    rng <- range(x$yf)
+    cat("  fitted values from ", format(rng[1L], digits = digits), " to ",
+        format(rng[2L], digits = digits), "\n", sep = "")
+  }
+  invisible(x)
+}
+
+describe_fit <- function(x) {
+  paste0(if (x$decreasing) "decreasing" else "increasing",
+         if (!is.null(x$weights)) ", weighted", ", ", x$device)
+}
+
+#' @rdname gpuiso_isoreg-methods
+#' @export
+summary.gpuiso_isoreg <- function(object, ...) {
+  w <- if (is.null(object$weights)) rep(1, length(object$y)) else object$weights
+  r <- residuals(object)
+  k <- object$knots
+  ends <- k$x[c(which(diff(k$fit) != 0), nrow(k))]
+  starts <- k$x[c(1L, which(diff(k$fit) != 0) + 1L)]
+  blocks <- data.frame(
+    from = starts, to = ends,
+    value = k$fit[match(ends, k$x)],
+    weight = as.vector(rowsum(k$w, cumsum(c(TRUE, diff(k$fit) != 0)))))
+  structure(list(call = object$call, n = length(object$y),
+                 n_distinct = nrow(k), n_blocks = length(object$iKnots),
+                 rss = sum(w * r^2), weighted = !is.null(object$weights),
+                 decreasing = object$decreasing, device = object$device,
+                 residuals = stats::quantile(r, names = TRUE),
+                 blocks = blocks),
+            class = "summary.gpuiso_isoreg")
+}
+
+#' @rdname gpuiso_isoreg-methods
+#' @export
+print.summary.gpuiso_isoreg <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat("Isotonic regression (", if (x$decreasing) "decreasing" else "increasing",
+      if (x$weighted) ", weighted", ") on the ", x$device, "\n", sep = "")
+  cat("Call: ", paste(deparse(x$call), collapse = " "), "\n\n", sep = "")
+  cat(format(x$n), " points, ", format(x$n_distinct), " distinct x, ",
+      format(x$n_blocks), " blocks\n", sep = "")
+  cat(if (x$weighted) "Weighted residual" else "Residual",
+      " sum of squares: ", format(x$rss, digits = digits), "\n", sep = "")
+  if (x$n > 0L) {
+    cat("\nResiduals:\n")
+    print(x$residuals, digits = digits)
+    cat("\nBlocks", if (nrow(x$blocks) > 10L) " (first 10)", ":\n", sep = "")
+    print(utils::head(x$blocks, 10L), digits = digits, row.names = FALSE)
+  }
+  invisible(x)
+}
+
+#' @rdname gpuiso_isoreg-methods
+#' @importFrom stats as.stepfun
+#' @export
+as.stepfun.gpuiso_isoreg <- function(x, ...) {
+  k <- x$knots
+  if (nrow(k) == 0L) stop("cannot make a step function of an empty fit")
+  end <- c(which(diff(k$fit) != 0), nrow(k))
+  sf <- stats::stepfun(k$x[end], c(k$fit[end], k$fit[nrow(k)]), right = TRUE)
+  attr(sf, "call") <- x$call
+  sf
+}
+
+#' @rdname gpuiso_isoreg-methods
+#' @export
+nobs.gpuiso_isoreg <- function(object, ...) length(object$y)

@@ -1,0 +1,44 @@
+#' Gradient of the isotonic fit (vector-Jacobian product)
+#'
+#' Back-propagates an upstream gradient through [isotonic()]. The fit is
+#' constant on blocks, each the weighted mean of `y` over the block; with
+#' \eqn{G} and \eqn{W} the sums of `grad` and of the weights over an
+#' element's block,
+#' \deqn{\partial/\partial y_i = w_i G / W, \qquad
+#'       \partial/\partial w_i = (y_i - z_i) G / W.}{d/dy_i = w_i G / W,
+#'       d/dw_i = (y_i - z_i) G / W.}
+#' The blocks are those of the forward pass, recorded as it runs, not
+#' guessed from equal fitted values. Where two neighbouring blocks have equal
+#' means (a point where the fit is not differentiable) they count as one
+#' block. A zero-weight point's `d/dw` assumes it stays in the block it was
+#' assigned to (see [isotonic()]).
+#'
+#' @inheritParams isotonic
+#' @param grad The upstream gradient: finite values of the same shape as `y`.
+#' @return A list with elements `y` and `weights`, the gradients with respect
+#'   to `y` and to the weights (all ones when `weights` is `NULL`), each of
+#'   the shape of `y`.
+#' @export
+#' @examples
+#' y <- c(1, 3, 2, 4)
+#' isotonic(y)
+#' # the loss sum(z) has gradient 1 in each z; within the block {3, 2}
+#' isotonic_vjp(y, grad = c(1, 1, 1, 1))
+#' isotonic_vjp(y, grad = c(0, 1, 0, 0))
+isotonic_vjp <- function(y, grad, weights = NULL, decreasing = FALSE,
+                         groups = NULL,
+                         device = getOption("gpuiso.device", "auto")) {
+  call <- sys.call()
+  layout <- layout_problems(y, weights, groups, call)
+  g <- check_values(grad, "grad", call)
+  check_same_length(y, grad, "y", "grad", call)
+  if (!is.null(layout$perm)) g <- g[layout$perm]
+  check_flag(decreasing, "decreasing", call)
+  resolve_device(device, call)
+  fwd <- engine_fit(layout$y, layout$w, layout$offsets, decreasing,
+                    starts = TRUE)
+  res <- engine_vjp(layout$y, layout$w, fwd[[1L]], fwd[[2L]], g,
+                    layout$offsets)
+  list(y = restore_shape(res[[1L]], layout, y),
+       weights = restore_shape(res[[2L]], layout, y))
+}

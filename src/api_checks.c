@@ -1,0 +1,21 @@
+/* .Call glue for the input scans behind the R layer's error messages. */
+#include "gpuiso.h"
+
+/* 1-based position of the first non-finite (or, with `nonneg`, negative)
+ * element of a double vector, 0 if none; a double for long vectors. */
+SEXP ffi_first_invalid(SEXP x, SEXP nonneg)
+{
+  if (TYPEOF(x) != REALSXP) gi_internal_error("x must be a double vector");
+  gi_idx i = gi_first_invalid(REAL(x), Rf_xlength(x),
+                              Rf_asLogical(nonneg) == TRUE);
+  return Rf_ScalarReal((double) (i + 1));
+}
+
+/* 1-based index of the first problem whose weights are all zero, 0 if none. */
+SEXP ffi_first_weightless(SEXP w, SEXP offsets)
+{
+  if (TYPEOF(w) != REALSXP) gi_internal_error("w must be a double vector");
+  gi_idx nprob;
+  const gi_idx *off = gi_offsets_arg(offsets, Rf_xlength(w), &nprob);
+  return Rf_ScalarReal((double) (gi_first_weightless(REAL(w), off, nprob) + 1));
+}

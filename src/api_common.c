@@ -1,0 +1,46 @@
+/* Argument conversions shared by the .Call entry points. */
+#include "gpuiso.h"
+
+const gi_idx *gi_offsets_arg(SEXP offsets, R_xlen_t n, gi_idx *nprob)
+{
+  if (TYPEOF(offsets) != REALSXP || Rf_xlength(offsets) < 1)
+    gi_internal_error("offsets must be a non-empty double vector");
+  R_xlen_t m = Rf_xlength(offsets);
+  const double *o = REAL(offsets);
+  gi_idx *out = (gi_idx *) R_alloc((size_t) m, sizeof(gi_idx));
+  for (R_xlen_t b = 0; b < m; b++) {
+    out[b] = (gi_idx) o[b];
+    if ((double) out[b] != o[b] || (b > 0 && out[b] < out[b - 1]))
+      gi_internal_error("offsets must be non-decreasing whole numbers");
+  }
+  if (out[0] != 0 || out[m - 1] != (gi_idx) n)
+    gi_internal_error("offsets must run from 0 to the length of y");
+  *nprob = (gi_idx) (m - 1);
+  return out;
+}
+
+const double *gi_weights_arg(SEXP w, R_xlen_t n)
+{
+  if (Rf_isNull(w)) return NULL;
+  if (TYPEOF(w) != REALSXP || Rf_xlength(w) != n)
+    gi_internal_error("weights must be NULL or a double vector as long as y");
+  return REAL(w);
+}
+
+void gi_stop_status(gi_status status, gi_idx bad)
+{
+  switch (status) {
+  case GI_OK:
+    return;
+  case GI_ERR_NOMEM:
+    Rf_error("gpuiso: not enough memory for the isotonic fit (problem %lld).",
+             (long long) bad + 1);
+  case GI_ERR_ZERO_WEIGHT:
+    Rf_error("gpuiso: the weights of problem %lld are all zero.",
+             (long long) bad + 1);
+  case GI_ERR_OVERFLOW:
+    Rf_error("gpuiso: sums overflow in problem %lld even after rescaling.",
+             (long long) bad + 1);
+  }
+  gi_internal_error("unknown engine status");
+}

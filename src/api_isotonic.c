@@ -1,0 +1,78 @@
+/* .Call glue for the forward and backward passes of the isotonic fit. */
+#include "gpuiso.h"
+
+/* Problems are handed to the engine in pieces of about this many elements,
+ * so that an interrupt is seen between pieces (never inside OpenMP). */
+#define GI_PIECE ((gi_idx) 1 << 22)
+
+static gi_idx piece_end(const gi_idx *off, gi_idx nprob, gi_idx b0)
+{
+  gi_idx b1 = b0 + 1;
+  while (b1 < nprob && off[b1 + 1] - off[b0] <= GI_PIECE) b1++;
+  return b1;
+}
+
+SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
+                      SEXP want_starts, SEXP threads)
+{
+  if (TYPEOF(y) != REALSXP) gi_internal_error("y must be a double vector");
+  R_xlen_t n = Rf_xlength(y);
+  gi_idx nprob;
+  const gi_idx *off = gi_offsets_arg(offsets, n, &nprob);
+  const double *wp = gi_weights_arg(w, n);
+  int dec = Rf_asLogical(decreasing) == TRUE;
+  int nt = Rf_asInteger(threads);
+
+  int nprotect = 0;
+  SEXP fit = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
+  SEXP st = R_NilValue;
+  if (Rf_asLogical(want_starts) == TRUE) {
+    st = PROTECT(Rf_allocVector(RAWSXP, n)); nprotect++;
+  }
+  unsigned char *stp = st == R_NilValue ? NULL : RAW(st);
+
+  for (gi_idx b0 = 0, b1; b0 < nprob; b0 = b1) {
+    gi_idx bad;
+    b1 = piece_end(off, nprob, b0);
+    gi_status r = gi_isotonic_batch(REAL(y), wp, off + b0, b1 - b0, dec, nt,
+                                    REAL(fit), stp, &bad);
+    if (r != GI_OK) gi_stop_status(r, b0 + bad);
+    if (b1 < nprob) R_CheckUserInterrupt();
+  }
+
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2)); nprotect++;
+  SET_VECTOR_ELT(out, 0, fit);
+  SET_VECTOR_ELT(out, 1, st);
+  UNPROTECT(nprotect);
+  return out;
+}
+
+SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
+                      SEXP offsets, SEXP want_dw, SEXP threads)
+{
+  R_xlen_t n = Rf_xlength(y);
+  if (TYPEOF(y) != REALSXP || TYPEOF(fit) != REALSXP ||
+      TYPEOF(starts) != RAWSXP || TYPEOF(grad) != REALSXP ||
+      Rf_xlength(fit) != n || Rf_xlength(starts) != n ||
+      Rf_xlength(grad) != n)
+    gi_internal_error("y, fit, starts and grad must match");
+  gi_idx nprob;
+  const gi_idx *off = gi_offsets_arg(offsets, n, &nprob);
+  const double *wp = gi_weights_arg(w, n);
+
+  int nprotect = 0;
+  SEXP dy = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
+  SEXP dw = R_NilValue;
+  if (Rf_asLogical(want_dw) == TRUE) {
+    dw = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
+  }
+  gi_isotonic_vjp_batch(REAL(y), wp, REAL(fit), RAW(starts), REAL(grad), off,
+                        nprob, Rf_asInteger(threads), REAL(dy),
+                        dw == R_NilValue ? NULL : REAL(dw));
+
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2)); nprotect++;
+  SET_VECTOR_ELT(out, 0, dy);
+  SET_VECTOR_ELT(out, 1, dw);
+  UNPROTECT(nprotect);
+  return out;
+}

@@ -1,0 +1,34 @@
+/* gpuiso: declarations shared by the .Call glue (the only code that sees R). */
+#ifndef GPUISO_H
+#define GPUISO_H
+
+#define R_NO_REMAP
+#include <R.h>
+#include <Rinternals.h>
+#include "core/gi_core.h"
+
+/* Problem boundaries from R: a double vector 0 = o[0] <= ... <= o[B] = n
+ * (double, so that long vectors fit). Returns B + 1 offsets in R_alloc
+ * memory; a malformed vector is a bug in the R layer. */
+const gi_idx *gi_offsets_arg(SEXP offsets, R_xlen_t n, gi_idx *nprob);
+
+/* Pointer to a double vector, or NULL for R's NULL (unit weights). */
+const double *gi_weights_arg(SEXP w, R_xlen_t n);
+
+/* Turn an engine status into an R error naming the problem (1-based). */
+void gi_stop_status(gi_status status, gi_idx bad);
+
+/* The R layer validates every argument, so a violation seen here is a bug. */
+#define gi_internal_error(...) \
+  Rf_error("gpuiso internal error in %s (%s:%d): %s. Please report it.", \
+           __func__, __FILE__, __LINE__, __VA_ARGS__)
+
+SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
+                      SEXP want_starts, SEXP threads);
+SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
+                      SEXP offsets, SEXP want_dw, SEXP threads);
+SEXP ffi_first_invalid(SEXP x, SEXP nonneg);
+SEXP ffi_first_weightless(SEXP w, SEXP offsets);
+SEXP ffi_build_info(void);
+
+#endif

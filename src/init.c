@@ -1,0 +1,22 @@
+/* The table of .Call entry points: the package's only registration site. */
+#include <R_ext/Rdynload.h>
+#include <R_ext/Visibility.h>
+#include "gpuiso.h"
+
+#define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
+
+static const R_CallMethodDef call_entries[] = {
+  CALLDEF(ffi_isotonic_fit, 6),
+  CALLDEF(ffi_isotonic_vjp, 8),
+  CALLDEF(ffi_first_invalid, 2),
+  CALLDEF(ffi_first_weightless, 2),
+  CALLDEF(ffi_build_info, 0),
+  {NULL, NULL, 0}
+};
+
+void attribute_visible R_init_gpuiso(DllInfo *dll)
+{
+  R_registerRoutines(dll, NULL, call_entries, NULL, NULL);
+  R_useDynamicSymbols(dll, FALSE);
+  R_forceSymbols(dll, TRUE);
+}
