@@ -1,5 +1,6 @@
 /* .Call glue for the forward and backward passes of the isotonic fit. */
 #include "gpuiso.h"
+#include "core/gi_memory.h"
 
 /* Problems are handed to the engine in pieces of about this many elements,
  * so that an interrupt is seen between pieces (never inside OpenMP). */
@@ -25,6 +26,7 @@ SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
 
   int nprotect = 0;
   SEXP fit = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
+  gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
   SEXP st = R_NilValue;
   if (Rf_asLogical(want_starts) == TRUE) {
     st = PROTECT(Rf_allocVector(RAWSXP, n)); nprotect++;
@@ -62,9 +64,11 @@ SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
 
   int nprotect = 0;
   SEXP dy = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
+  gi_hint_huge(REAL(dy), (size_t) n * sizeof(double));
   SEXP dw = R_NilValue;
   if (Rf_asLogical(want_dw) == TRUE) {
     dw = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
+    gi_hint_huge(REAL(dw), (size_t) n * sizeof(double));
   }
   gi_isotonic_vjp_batch(REAL(y), wp, REAL(fit), RAW(starts), REAL(grad), off,
                         nprob, Rf_asInteger(threads), REAL(dy),

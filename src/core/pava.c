@@ -1,19 +1,28 @@
 /*
- * Pool adjacent violators: one left-to-right pass with a stack of blocks.
+ * Pool adjacent violators: one left-to-right pass with a stack of blocks,
+ * then one right-to-left pass that writes the fit.
  *
  * Every element is pushed once and popped at most once, so a problem of n
- * elements costs O(n) whatever its shape. The stack keeps, per block, its
- * first element and its sums of w*y and of w as unevaluated pairs (hi, lo):
- * merging adds them with an error-free two-sum, so a block of millions of
- * elements carries its sum to about twice the working precision. The block
- * means live in the output array itself: block k's mean sits at fit[k],
- * and k never exceeds the element being read. A final right-to-left pass
- * spreads each mean over its block without overwriting a mean not yet read.
+ * elements costs O(n) whatever its shape. Per block the stack keeps its
+ * first element and its sums of w*y and of w as unevaluated pairs (hi, lo),
+ * added with an error-free two-sum (and, for weights, an error-free
+ * product), so a block of millions of elements carries its sums to about
+ * twice the working precision.
+ *
+ * Blocks are compared by cross multiplication of the hi parts, which keeps
+ * the chain of dependent operations from one merge to the next short: that
+ * chain, not the arithmetic, bounds the speed of the pass. The lo parts
+ * are accumulated beside it, off that chain. When the two sides agree to
+ * 30 bits, more than the lo parts can change unless a block's sum nearly
+ * cancels, the full sums decide in double-double arithmetic (a filtered
+ * predicate): equal means are pooled and near-ties are decided as exactly
+ * as the sums allow. Each block's mean is formed once, from its full sums.
  *
  * Decreasing fits negate the values on the way in and out (exact), and
  * sums that would overflow are redone on values and weights scaled by
  * powers of two (also exact), so the answer never depends on either trick.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,27 +37,28 @@ static inline void two_sum(double a, double b, double *s, double *e)
   *s = t;
 }
 
+/* The rounding error of p = a * b, exactly (Dekker's product; no FMA is
+ * assumed, as R's default flags target processors without one). */
+static inline double two_prod_err(double a, double b, double p)
+{
+  const double split = 134217729.0; /* 2^27 + 1 */
+  double ca = split * a, ah = ca - (ca - a), al = a - ah;
+  double cb = split * b, bh = cb - (cb - b), bl = b - bh;
+  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+}
+
+/* The stack of blocks. The hi parts of the sums of w*y live in the output
+ * array (block k at fit[k], k never beyond the element being read), the
+ * rest here, one array per field: a fresh page costs more to touch than
+ * the pass spends on it, so the scratch is kept small. Unit weights need
+ * no weight arrays: a block's weight is its length. */
 typedef struct {
-  double *shi, *slo; /* sum of w*y */
-  double *whi, *wlo; /* sum of w (weighted problems only) */
-  gi_idx *start;     /* first element of the block */
+  double *slo, *whi, *wlo;
+  gi_idx *start;
   gi_idx cap;
-  int weighted;
-} block_stack;
+} workspace;
 
-static void stack_init(block_stack *s, int weighted)
-{
-  memset(s, 0, sizeof(*s));
-  s->weighted = weighted;
-}
-
-static void stack_free(block_stack *s)
-{
-  free(s->shi); free(s->slo); free(s->whi); free(s->wlo); free(s->start);
-  stack_init(s, s->weighted);
-}
-
-static int grow_array(void **p, gi_idx cap, size_t size)
+static int grow(void **p, gi_idx cap, size_t size)
 {
   void *q = realloc(*p, (size_t) cap * size);
   if (q == NULL) return 1;
@@ -56,101 +66,171 @@ static int grow_array(void **p, gi_idx cap, size_t size)
   return 0;
 }
 
-/* Room for at least `need` blocks (need <= n of the problem); grows
- * geometrically so that a deep stack costs amortised O(1) per push.
- * Returns nonzero when memory runs out. */
-static int stack_reserve(block_stack *s, gi_idx need)
+/* Room for `need` blocks, grown geometrically (amortised O(1) a push). */
+static int reserve(workspace *ws, gi_idx need, int weighted)
 {
-  if (need <= s->cap) return 0;
-  gi_idx cap = s->cap < 1024 ? 1024 : s->cap;
+  if (need <= ws->cap) return 0;
+  gi_idx cap = ws->cap < 1024 ? 1024 : ws->cap;
   while (cap < need) cap *= 2;
-  if (grow_array((void **) &s->shi, cap, sizeof(double)) ||
-      grow_array((void **) &s->slo, cap, sizeof(double)) ||
-      grow_array((void **) &s->start, cap, sizeof(gi_idx)))
+  if (grow((void **) &ws->slo, cap, sizeof(double)) ||
+      grow((void **) &ws->start, cap, sizeof(gi_idx)) ||
+      (weighted && (grow((void **) &ws->whi, cap, sizeof(double)) ||
+                    grow((void **) &ws->wlo, cap, sizeof(double)))))
     return 1;
-  if (s->weighted && (grow_array((void **) &s->whi, cap, sizeof(double)) ||
-                      grow_array((void **) &s->wlo, cap, sizeof(double))))
-    return 1;
-  s->cap = cap;
+  ws->cap = cap;
   return 0;
 }
 
-/* Unit weights: a block's weight is its length, exact in a double.
- * Returns the number of blocks, or -1 when memory runs out. */
-static gi_idx solve_unit(const double *y, gi_idx n, double sy,
-                         double *mean, block_stack *s)
+static void workspace_free(workspace *ws)
 {
-  gi_idx k = 0;
-  for (gi_idx i = 0; i < n; i++) {
-    double v = sy * y[i];
-    if (k > 0 && mean[k - 1] >= v) {
-      double hi = v, lo = 0.0, m, e;
-      gi_idx st;
-      do {
-        --k;
-        two_sum(s->shi[k], hi, &hi, &e);
-        lo += s->slo[k] + e;
-        st = s->start[k];
-        m = (hi + lo) / (double) (i + 1 - st);
-      } while (k > 0 && mean[k - 1] >= m);
-      mean[k] = m; s->shi[k] = hi; s->slo[k] = lo; s->start[k] = st;
-    } else {
-      if (k == s->cap && stack_reserve(s, k + 1)) return -1;
-      mean[k] = v; s->shi[k] = v; s->slo[k] = 0.0; s->start[k] = i;
-    }
-    k++;
-  }
-  return k;
+  free(ws->slo); free(ws->whi); free(ws->wlo); free(ws->start);
+  memset(ws, 0, sizeof(*ws));
 }
 
-/* General weights. A zero-weight point joins the block of the next
- * positive-weight point (`pend` remembers where such a run began); trailing
- * ones stay in the last block. Returns 0 blocks when every weight is zero. */
-static gi_idx solve_weighted(const double *y, const double *w, gi_idx n,
-                             double sy, double sw, double *mean,
-                             block_stack *s)
+/* Is Sa / Wa >= Sb / Wb, for sums given as pairs (hi + lo)? The sign of
+ * Sa Wb - Sb Wa in double-double arithmetic; a difference below 2^-80 of
+ * the products is a tie (and ties pool). */
+static int sums_geq(double sah, double sal, double wah, double wal,
+                    double sbh, double sbl, double wbh, double wbl)
 {
+  double p = sah * wbh, q = sbh * wah;
+  double pe = two_prod_err(sah, wbh, p) + (sah * wbl + sal * wbh);
+  double qe = two_prod_err(sbh, wah, q) + (sbh * wal + sbl * wah);
+  double d, de;
+  two_sum(p, -q, &d, &de);
+  d += de + (pe - qe);
+  return d >= -0x1p-80 * (fabs(p) + fabs(q));
+}
+
+#if defined(__GNUC__)
+#define GI_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define GI_ALWAYS_INLINE inline
+#endif
+
+/* The stack pass over y (scaled by sy; weights by sw, w NULL for unit
+ * weights), with the hi parts of the block sums in shi[]. Returns the
+ * number of blocks (0 when every weight is zero), or -1 when memory runs
+ * out. Decisions are taken on the hi parts of the sums, by cross
+ * multiplication, unless they agree to 30 bits; then the full sums decide
+ * (sums_geq()). A point of zero weight
+ * decides nothing: it joins the block of the next positive-weight point
+ * (`pend` remembers where such points began); trailing ones stay in the
+ * last block. */
+static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
+                                         gi_idx n, double sy, double sw,
+                                         double *shi, workspace *ws)
+{
+  const int weighted = w != NULL;
   gi_idx k = 0, pend = -1;
+  double ts = 0.0, tw = 0.0; /* hi parts of the top block's sums */
+  double *slo = ws->slo, *whi = ws->whi, *wlo = ws->wlo;
+  gi_idx *start = ws->start;
   for (gi_idx i = 0; i < n; i++) {
-    double wi = sw * w[i];
-    if (wi == 0.0) {
-      if (pend < 0) pend = i;
-      continue;
+    double v = sy * y[i], chi = v, clo = 0.0, cwh = 1.0, cwl = 0.0;
+    gi_idx a = i;
+    if (weighted) {
+      double wi = sw * w[i];
+      if (wi == 0.0) {
+        if (pend < 0) pend = i;
+        continue;
+      }
+      if (pend >= 0) a = pend;
+      pend = -1;
+      chi = wi * v;
+      clo = two_prod_err(wi, v, chi);
+      cwh = wi;
     }
-    double v = sy * y[i];
-    gi_idx st = pend < 0 ? i : pend;
-    pend = -1;
-    if (k > 0 && mean[k - 1] >= v) {
-      double shi = wi * v, slo = 0.0, whi = wi, wlo = 0.0, m, e;
-      do {
-        --k;
-        two_sum(s->shi[k], shi, &shi, &e);
-        slo += s->slo[k] + e;
-        two_sum(s->whi[k], whi, &whi, &e);
-        wlo += s->wlo[k] + e;
-        st = s->start[k];
-        m = (shi + slo) / (whi + wlo);
-      } while (k > 0 && mean[k - 1] >= m);
-      mean[k] = m; s->shi[k] = shi; s->slo[k] = slo;
-      s->whi[k] = whi; s->wlo[k] = wlo; s->start[k] = st;
-    } else {
-      if (k == s->cap && stack_reserve(s, k + 1)) return -1;
-      mean[k] = v; s->shi[k] = wi * v; s->slo[k] = 0.0;
-      s->whi[k] = wi; s->wlo[k] = 0.0; s->start[k] = st;
+    while (k > 0) {
+      /* pool while the top's mean is >= the current one's: ts/tw >= chi/cwh */
+      double p = chi * tw, q = ts * cwh, d = q - p;
+      /* the lo parts are below 2^-30 of the hi parts unless a block's sum
+       * nearly cancels; closer calls go to the full sums */
+      double tol = 0x1p-30 * (fabs(p) + fabs(q));
+      if (d < -tol) break;
+      if (d <= tol) {
+        /* too close for the hi parts alone: decide from the full sums */
+        double twl = weighted ? wlo[k - 1] : 0.0;
+        if (!sums_geq(ts, slo[k - 1], tw, twl, chi, clo, cwh, cwl)) break;
+      }
+      double e;
+      --k;
+      two_sum(shi[k], chi, &chi, &e);
+      clo += slo[k] + e;
+      a = start[k];
+      if (weighted) {
+        two_sum(whi[k], cwh, &cwh, &e);
+        cwl += wlo[k] + e;
+      } else {
+        cwh = (double) (i + 1 - a);
+      }
+      if (k > 0) {
+        ts = shi[k - 1];
+        tw = weighted ? whi[k - 1] : (double) (a - start[k - 1]);
+      }
+    }
+    if (k == ws->cap) {
+      if (reserve(ws, k + 1, weighted)) return -1;
+      slo = ws->slo; whi = ws->whi; wlo = ws->wlo; start = ws->start;
+    }
+    shi[k] = chi; slo[k] = clo; start[k] = a;
+    if (weighted) {
+      whi[k] = cwh;
+      wlo[k] = cwl;
     }
     k++;
+    ts = chi;
+    tw = cwh;
   }
   return k;
 }
 
-/* Did any block sum or mean overflow? Only the final blocks need a look:
- * a non-finite intermediate sum stays non-finite in the block it ends in. */
-static int blocks_overflowed(const double *mean, const block_stack *s,
-                             gi_idx k)
+static gi_idx stack_pass_unit(const double *y, gi_idx n, double sy,
+                              double *shi, workspace *ws)
 {
-  for (gi_idx b = 0; b < k; b++) {
-    if (!isfinite(mean[b]) || !isfinite(s->shi[b] + s->slo[b])) return 1;
-    if (s->weighted && !isfinite(s->whi[b] + s->wlo[b])) return 1;
+  return stack_pass(y, NULL, n, sy, 1.0, shi, ws);
+}
+
+static gi_idx stack_pass_weighted(const double *y, const double *w, gi_idx n,
+                                  double sy, double sw, double *shi,
+                                  workspace *ws)
+{
+  return stack_pass(y, w, n, sy, sw, shi, ws);
+}
+
+/* The blocks of a problem of n elements: k of them, block b starting at
+ * start[b], with sums (hi[b] + lo[b]) of w*y and, for weighted fits,
+ * (whi[b] + wlo[b]) of w; unit-weight blocks weigh their length. */
+typedef struct {
+  double *hi, *lo, *whi, *wlo;
+  gi_idx *start;
+  gi_idx k, n;
+} blocks;
+
+/* Spread the block means over their blocks, right to left: block b's sums
+ * sit at index b <= start[b], so a block is read before anything is
+ * written over it. Returns -1 if a sum is not finite. */
+static int spread(const blocks *B, double *fit, double back,
+                  unsigned char *starts)
+{
+  gi_idx end = B->n;
+  double total = 0.0, next = INFINITY;
+  for (gi_idx j = B->k - 1; j >= 0; j--) {
+    gi_idx a = B->start[j];
+    double wt = B->whi != NULL ? B->whi[j] + B->wlo[j] : (double) (end - a);
+    double m = (B->hi[j] + B->lo[j]) / wt;
+    /* the means are in order; their rounding must not step down */
+    m = m < next ? m : next;
+    next = m;
+    m *= back;
+    total += fabs(m);
+    for (gi_idx i = a; i < end; i++) fit[i] = m;
+    end = a;
+  }
+  if (!isfinite(total)) return -1;
+  if (starts != NULL) {
+    memset(starts, 0, (size_t) B->n);
+    for (gi_idx j = 0; j < B->k; j++) starts[B->start[j]] = 1;
   }
   return 0;
 }
@@ -167,40 +247,22 @@ static double scale_of(const double *x, gi_idx n)
   return mx > 0 ? ldexp(1.0, -ilogb(mx)) : 1.0;
 }
 
-/* Spread block means over their blocks, right to left: block b starts at
- * or after index b, so the means of blocks before b are still intact. */
-static void spread(double *fit, const gi_idx *start, gi_idx k, gi_idx n,
-                   double back, unsigned char *starts)
-{
-  gi_idx end = n;
-  for (gi_idx b = k - 1; b >= 0; b--) {
-    double m = fit[b] * back;
-    gi_idx a = start[b];
-    for (gi_idx j = a; j < end; j++) fit[j] = m;
-    end = a;
-  }
-  if (starts != NULL) {
-    memset(starts, 0, (size_t) n);
-    for (gi_idx b = 0; b < k; b++) starts[start[b]] = 1;
-  }
-}
-
 static gi_status solve_one(const double *y, const double *w, gi_idx n,
                            int decreasing, double *fit,
-                           unsigned char *starts, block_stack *s)
+                           unsigned char *starts, workspace *ws)
 {
   if (n == 0) return GI_OK;
   double sign = decreasing ? -1.0 : 1.0, sy = sign, sw = 1.0;
+  if (reserve(ws, n < 4096 ? n : 4096, w != NULL)) return GI_ERR_NOMEM;
   for (int attempt = 0; attempt < 2; attempt++) {
-    gi_idx k = w == NULL ? solve_unit(y, n, sy, fit, s)
-                         : solve_weighted(y, w, n, sy, sw, fit, s);
+    gi_idx k = w == NULL ? stack_pass_unit(y, n, sy, fit, ws)
+                         : stack_pass_weighted(y, w, n, sy, sw, fit, ws);
     if (k < 0) return GI_ERR_NOMEM;
     if (k == 0) return GI_ERR_ZERO_WEIGHT;
-    if (!blocks_overflowed(fit, s, k)) {
-      spread(fit, s->start, k, n, 1.0 / sy, starts);
-      return GI_OK;
-    }
-    /* Redo at unit scale: the fit is equivariant under both scalings. */
+    blocks B = {fit, ws->slo, w == NULL ? NULL : ws->whi,
+                w == NULL ? NULL : ws->wlo, ws->start, k, n};
+    if (spread(&B, fit, 1.0 / sy, starts) == 0) return GI_OK;
+    /* A sum overflowed: redo at unit scale (the fit is equivariant). */
     sy = sign * scale_of(y, n);
     if (w != NULL) sw = scale_of(w, n);
   }
@@ -222,22 +284,22 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
 
 #pragma omp parallel num_threads(nt) if (nt > 1)
   {
-    block_stack s;
     gi_status mine = GI_OK;
     gi_idx my_bad = nprob;
-    stack_init(&s, w != NULL);
+    workspace ws;
+    memset(&ws, 0, sizeof(ws));
 #pragma omp for schedule(dynamic, chunk)
     for (gi_idx b = 0; b < nprob; b++) {
       if (mine != GI_OK) continue;
       gi_idx a = offsets[b], n = offsets[b + 1] - a;
       gi_status r = solve_one(y + a, w == NULL ? NULL : w + a, n, decreasing,
-                              fit + a, starts == NULL ? NULL : starts + a, &s);
+                              fit + a, starts == NULL ? NULL : starts + a, &ws);
       if (r != GI_OK) {
         mine = r;
         my_bad = b;
       }
     }
-    stack_free(&s);
+    workspace_free(&ws);
 #pragma omp critical(gpuiso_status)
     if (my_bad < first_bad) {
       first_bad = my_bad;
