@@ -60,18 +60,12 @@ describe_fit <- function(x) {
 summary.gpuiso_isoreg <- function(object, ...) {
   w <- if (is.null(object$weights)) rep(1, length(object$y)) else object$weights
   r <- residuals(object)
-  k <- object$knots
-  ends <- k$x[c(which(diff(k$fit) != 0), nrow(k))]
-  starts <- k$x[c(1L, which(diff(k$fit) != 0) + 1L)]
-  blocks <- data.frame(
-    from = starts, to = ends,
-    value = k$fit[match(ends, k$x)],
-    weight = as.vector(rowsum(k$w, cumsum(c(TRUE, diff(k$fit) != 0)))))
+  blocks <- block_table(object$knots)
   structure(list(call = object$call, n = length(object$y),
-                 n_distinct = nrow(k), n_blocks = length(object$iKnots),
+                 n_distinct = nrow(object$knots), n_blocks = nrow(blocks),
                  rss = sum(w * r^2), weighted = !is.null(object$weights),
                  decreasing = object$decreasing, device = object$device,
-                 residuals = stats::quantile(r, names = TRUE),
+                 residuals = if (length(r)) stats::quantile(r, names = TRUE),
                  blocks = blocks),
             class = "summary.gpuiso_isoreg")
 }
@@ -110,3 +104,16 @@ as.stepfun.gpuiso_isoreg <- function(x, ...) {
 #' @rdname gpuiso_isoreg-methods
 #' @export
 nobs.gpuiso_isoreg <- function(object, ...) length(object$y)
+
+# One row per block of the fit: its x range, value and total weight.
+block_table <- function(k) {
+  if (nrow(k) == 0L) {
+    return(data.frame(from = numeric(), to = numeric(), value = numeric(),
+                      weight = numeric()))
+  }
+  id <- cumsum(c(TRUE, diff(k$fit) != 0))
+  first <- !duplicated(id)
+  last <- !duplicated(id, fromLast = TRUE)
+  data.frame(from = k$x[first], to = k$x[last], value = k$fit[first],
+             weight = as.vector(rowsum(k$w, id, reorder = FALSE)))
+}
