@@ -269,6 +269,17 @@ static gi_status solve_one(const double *y, const double *w, gi_idx n,
   return GI_ERR_OVERFLOW;
 }
 
+/* Problem b of a batch. */
+static gi_status solve_problem(const double *y, const double *w,
+                               const gi_idx *offsets, gi_idx b,
+                               int decreasing, double *fit,
+                               unsigned char *starts, workspace *ws)
+{
+  gi_idx a = offsets[b], n = offsets[b + 1] - a;
+  return solve_one(y + a, w == NULL ? NULL : w + a, n, decreasing, fit + a,
+                   starts == NULL ? NULL : starts + a, ws);
+}
+
 gi_status gi_isotonic_batch(const double *y, const double *w,
                             const gi_idx *offsets, gi_idx nprob,
                             int decreasing, int nthreads,
@@ -276,34 +287,46 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
 {
   gi_status status = GI_OK;
   gi_idx first_bad = nprob;
-  int nt = nprob < 2 ? 1 : gi_threads_cap(nthreads);
+  /* Threads pay off only on batches with enough work to share. */
+  int nt = nprob < 2 || offsets[nprob] - offsets[0] < 65536
+               ? 1 : gi_threads_cap(nthreads);
   /* Chunks of problems small enough to balance ragged batches. */
   gi_idx chunk = nprob / ((gi_idx) nt * 16);
   if (chunk < 1) chunk = 1;
   if (chunk > 64) chunk = 64;
 
-#pragma omp parallel num_threads(nt) if (nt > 1)
-  {
-    gi_status mine = GI_OK;
-    gi_idx my_bad = nprob;
+  if (nt == 1) {
+    /* no parallel region at all: it costs more than a short problem */
     workspace ws;
     memset(&ws, 0, sizeof(ws));
-#pragma omp for schedule(dynamic, chunk)
-    for (gi_idx b = 0; b < nprob; b++) {
-      if (mine != GI_OK) continue;
-      gi_idx a = offsets[b], n = offsets[b + 1] - a;
-      gi_status r = solve_one(y + a, w == NULL ? NULL : w + a, n, decreasing,
-                              fit + a, starts == NULL ? NULL : starts + a, &ws);
-      if (r != GI_OK) {
-        mine = r;
-        my_bad = b;
-      }
+    for (gi_idx b = 0; b < nprob && status == GI_OK; b++) {
+      status = solve_problem(y, w, offsets, b, decreasing, fit, starts, &ws);
+      first_bad = b;
     }
     workspace_free(&ws);
+  } else {
+#pragma omp parallel num_threads(nt)
+    {
+      gi_status mine = GI_OK;
+      gi_idx my_bad = nprob;
+      workspace ws;
+      memset(&ws, 0, sizeof(ws));
+#pragma omp for schedule(dynamic, chunk)
+      for (gi_idx b = 0; b < nprob; b++) {
+        if (mine != GI_OK) continue;
+        gi_status r = solve_problem(y, w, offsets, b, decreasing, fit, starts,
+                                    &ws);
+        if (r != GI_OK) {
+          mine = r;
+          my_bad = b;
+        }
+      }
+      workspace_free(&ws);
 #pragma omp critical(gpuiso_status)
-    if (my_bad < first_bad) {
-      first_bad = my_bad;
-      status = mine;
+      if (my_bad < first_bad) {
+        first_bad = my_bad;
+        status = mine;
+      }
     }
   }
   *bad = status == GI_OK ? -1 : first_bad;
