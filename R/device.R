@@ -42,6 +42,7 @@ print.gpuiso_gpu_info <- function(x, ...) {
 # The engine a call will use: "cpu" or "gpu". `device = "gpu"` where the GPU
 # cannot be used is an error that says why; "auto" takes the CPU then.
 resolve_device <- function(device, call) {
+  if (identical(device, "auto") || identical(device, "cpu")) return("cpu")
   if (!is.character(device) || length(device) != 1L || is.na(device) ||
       !device %in% c("auto", "cpu", "gpu")) {
     abort_input(sprintf("`device` must be one of \"auto\", \"cpu\" or \"gpu\", not %s.",

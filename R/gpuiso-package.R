@@ -14,4 +14,6 @@
 #'
 #' @keywords internal
 #' @useDynLib gpuiso, .registration = TRUE
+#' @importFrom stats fitted residuals nobs predict as.stepfun
+#' @importFrom graphics lines plot
 "_PACKAGE"

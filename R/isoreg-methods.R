@@ -90,7 +90,7 @@ print.summary.gpuiso_isoreg <- function(x, digits = max(3L, getOption("digits") 
 }
 
 #' @rdname gpuiso_isoreg-methods
-#' @importFrom stats as.stepfun
+
 #' @export
 as.stepfun.gpuiso_isoreg <- function(x, ...) {
   k <- x$knots

@@ -56,6 +56,7 @@ typedef struct {
   double *slo, *whi, *wlo;
   gi_idx *start;
   gi_idx cap;
+  int overflow; /* a sum or a near-tie test left the range of doubles */
 } workspace;
 
 static int grow(void **p, gi_idx cap, size_t size)
@@ -89,7 +90,8 @@ static void workspace_free(workspace *ws)
 
 /* Is Sa / Wa >= Sb / Wb, for sums given as pairs (hi + lo)? The sign of
  * Sa Wb - Sb Wa in double-double arithmetic; a difference below 2^-80 of
- * the products is a tie (and ties pool). */
+ * the products is a tie (and ties pool). -1 when that arithmetic
+ * overflows (operands beyond about 2^996). */
 static int sums_geq(double sah, double sal, double wah, double wal,
                     double sbh, double sbl, double wbh, double wbl)
 {
@@ -99,6 +101,7 @@ static int sums_geq(double sah, double sal, double wah, double wal,
   double d, de;
   two_sum(p, -q, &d, &de);
   d += de + (pe - qe);
+  if (isnan(d)) return -1;
   return d >= -0x1p-80 * (fabs(p) + fabs(q));
 }
 
@@ -151,7 +154,12 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       if (d <= tol) {
         /* too close for the hi parts alone: decide from the full sums */
         double twl = weighted ? wlo[k - 1] : 0.0;
-        if (!sums_geq(ts, slo[k - 1], tw, twl, chi, clo, cwh, cwl)) break;
+        int geq = sums_geq(ts, slo[k - 1], tw, twl, chi, clo, cwh, cwl);
+        if (geq < 0) {
+          ws->overflow = 1; /* the fit is redone at unit scale */
+          geq = d >= 0;
+        }
+        if (!geq) break;
       }
       double e;
       --k;
@@ -207,6 +215,19 @@ typedef struct {
   gi_idx k, n;
 } blocks;
 
+/* (sh + sl) / (wh + wl), rounded about once: the quotient of the hi parts
+ * corrected by its residual, formed with an error-free product. A block of
+ * one unit-weight element is its value. Non-finite if a sum is. */
+static inline double block_mean(double sh, double sl, double wh, double wl)
+{
+  double m = sh / wh;
+  if (sl == 0.0 && wl == 0.0 && wh == 1.0) return m;
+  double p = m * wh, pe = two_prod_err(m, wh, p);
+  double r = (((sh - p) - pe) + sl) - m * wl;
+  double c = m + r / (wh + wl);
+  return isfinite(c) ? c : (sh + sl) / (wh + wl);
+}
+
 /* Spread the block means over their blocks, right to left: block b's sums
  * sit at index b <= start[b], so a block is read before anything is
  * written over it. Returns -1 if a sum is not finite. */
@@ -217,13 +238,14 @@ static int spread(const blocks *B, double *fit, double back,
   double total = 0.0, next = INFINITY;
   for (gi_idx j = B->k - 1; j >= 0; j--) {
     gi_idx a = B->start[j];
-    double wt = B->whi != NULL ? B->whi[j] + B->wlo[j] : (double) (end - a);
-    double m = (B->hi[j] + B->lo[j]) / wt;
+    double wt = B->whi != NULL ? B->whi[j] : (double) (end - a);
+    double m = block_mean(B->hi[j], B->lo[j], wt,
+                          B->whi != NULL ? B->wlo[j] : 0.0);
+    total += m * 0.0; /* stays 0 unless a mean is not finite */
     /* the means are in order; their rounding must not step down */
     m = m < next ? m : next;
     next = m;
     m *= back;
-    total += fabs(m);
     for (gi_idx i = a; i < end; i++) fit[i] = m;
     end = a;
   }
@@ -255,13 +277,14 @@ static gi_status solve_one(const double *y, const double *w, gi_idx n,
   double sign = decreasing ? -1.0 : 1.0, sy = sign, sw = 1.0;
   if (reserve(ws, n < 4096 ? n : 4096, w != NULL)) return GI_ERR_NOMEM;
   for (int attempt = 0; attempt < 2; attempt++) {
+    ws->overflow = 0;
     gi_idx k = w == NULL ? stack_pass_unit(y, n, sy, fit, ws)
                          : stack_pass_weighted(y, w, n, sy, sw, fit, ws);
     if (k < 0) return GI_ERR_NOMEM;
     if (k == 0) return GI_ERR_ZERO_WEIGHT;
     blocks B = {fit, ws->slo, w == NULL ? NULL : ws->whi,
                 w == NULL ? NULL : ws->wlo, ws->start, k, n};
-    if (spread(&B, fit, 1.0 / sy, starts) == 0) return GI_OK;
+    if (spread(&B, fit, 1.0 / sy, starts) == 0 && !ws->overflow) return GI_OK;
     /* A sum overflowed: redo at unit scale (the fit is equivariant). */
     sy = sign * scale_of(y, n);
     if (w != NULL) sw = scale_of(w, n);
