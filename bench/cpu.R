@@ -6,6 +6,8 @@
 #     GPUISO_LIB           library that holds gpuiso (default: the normal library paths)
 #     GPUISO_BENCH_MAX_N   largest n of the single-problem rows (default 1e7)
 #     GPUISO_BENCH_REPS    multiplier for the number of repetitions (default 1)
+#     GPUISO_BENCH_COMMIT  commit label for RESULTS.md (default: `git rev-parse --short HEAD` of this repo,
+#                          flagged when R/, src/ or DESCRIPTION have uncommitted changes)
 #     GPUISO_BENCH_STANDIN =1: time a stand-in (Iso::pava) instead of gpuiso (script development only)
 # Peers: stats::isoreg, Iso::pava, fdrtool::monoreg and monotone::monotone (the latter from
 # bench/.lib, see bench/install-peers.sh). Output: a markdown table on stdout and bench/RESULTS.md.
@@ -37,17 +39,21 @@ STANDIN <- identical(Sys.getenv("GPUISO_BENCH_STANDIN", ""), "1")
 PEER_LIMIT_S <- 30     # skip a peer cell whose estimated single call exceeds this
 ISOREG_LIMIT_S <- 10   # stats::isoreg: O(n^2) on increasing data; cap lower
 CELL_BUDGET_S <- 8     # stop repeating a cell once this much time was spent on it (>= 1 rep)
-MIN_REP_S <- 0.02      # each repetition lasts at least this long (k calls in a loop)
+MIN_REP_S <- 0.05      # each repetition lasts at least this long (k calls in a loop)
 
 if (STANDIN) {
-  if (!requireNamespace("Iso", quietly = TRUE)) stop("the stand-in needs Iso")
-  gpuiso_label <- "STAND-IN (Iso::pava)"
+  standin_lib <- file.path(bench_dir, ".lib")
+  use_monotone <- suppressWarnings(requireNamespace("monotone", lib.loc = standin_lib, quietly = TRUE))
+  if (!use_monotone && !requireNamespace("Iso", quietly = TRUE)) stop("the stand-in needs monotone or Iso")
+  fit1 <- if (use_monotone) function(y, w) if (is.null(w)) monotone::monotone(y) else monotone::monotone(y, w)
+          else function(y, w) Iso::pava(y, w)
+  gpuiso_label <- if (use_monotone) "STAND-IN (monotone)" else "STAND-IN (Iso::pava)"
   isotonic <- function(y, weights = NULL, ...) {
     if (is.matrix(y)) {
       out <- y
-      for (j in seq_len(ncol(y))) out[, j] <- Iso::pava(y[, j], weights)
+      for (j in seq_len(ncol(y))) out[, j] <- fit1(y[, j], weights)
       out
-    } else Iso::pava(y, weights)
+    } else fit1(y, weights)
   }
   gpuiso_version <- "stand-in"
   gpu_info_txt <- "stand-in"
@@ -109,6 +115,7 @@ now <- function() as.numeric(Sys.time())   # microsecond resolution (proc.time()
 time_call <- function(f, reps) {
   gc(FALSE)
   t0 <- now(); out <- f(); t1 <- now() - t0          # warm-up / calibration call, result kept
+  if (t1 >= CELL_BUDGET_S) return(list(t = t1, out = out, reps = 1L, k = 1L))   # one slow call is enough
   k <- if (t1 >= MIN_REP_S) 1L else as.integer(min(1e5, ceiling(MIN_REP_S / max(t1, 1e-7))))
   times <- numeric(0)
   spent <- t1
@@ -124,16 +131,33 @@ time_call <- function(f, reps) {
   list(t = stats::median(times), out = out, reps = length(times), k = k)
 }
 
-# Extrapolate one call's time to size n from the earlier sizes of the same row family.
-estimate <- function(hist, n, min_p = 1) {
-  if (is.null(hist) || !nrow(hist)) return(0)
-  last <- hist[nrow(hist), ]
-  p <- min_p
-  if (nrow(hist) >= 2L) {
-    prev <- hist[nrow(hist) - 1L, ]
-    if (prev$t > 2e-3) p <- max(p, log(last$t / prev$t) / log(last$n / prev$n))
+# Extrapolate one call's time to size n from measured points (data.frame(n, t)): power law
+# through the two largest points (exponent at least min_p), or default_p if there is only one.
+extrapolate <- function(pts, n, default_p, min_p = 1) {
+  if (is.null(pts) || !nrow(pts)) return(0)
+  pts <- pts[order(pts$n), , drop = FALSE]
+  last <- pts[nrow(pts), ]
+  p <- default_p
+  if (nrow(pts) >= 2L) {
+    prev <- pts[nrow(pts) - 1L, ]
+    if (prev$t > 1e-3) p <- log(last$t / prev$t) / log(last$n / prev$n)
   }
-  last$t * (n / last$n)^p
+  last$t * (n / last$n)^max(p, min_p)
+}
+
+# Estimated time of one call of a peer at size n: uses the cells measured at smaller n in the
+# same case, plus single-call probes on prefixes of the data at n/1000, n/100, n/10 (unless a
+# probe itself is predicted to exceed the limit). Some peers are O(n^2) (Iso::pava on noisy
+# data, stats::isoreg on increasing data), so a probe close to n is needed.
+probe_estimate <- function(hist, n, limit, probe, min_p = 1) {
+  pts <- if (is.null(hist)) data.frame(n = numeric(0), t = numeric(0)) else hist[hist$n < n, , drop = FALSE]
+  ladder <- n / 10^(3:1)
+  ladder <- ladder[ladder >= 1000 & !(ladder %in% pts$n)]
+  for (m in ladder) {
+    if (extrapolate(pts, m, default_p = 2, min_p = min_p) > limit) break
+    pts <- rbind(pts, data.frame(n = m, t = probe(m)))
+  }
+  extrapolate(pts, n, default_p = 2, min_p = min_p)
 }
 
 reps_for <- function(n) max(1L, as.integer(round(REPS_MULT * if (n <= 1e3) 15 else if (n <= 1e5) 11 else if (n <= 1e6) 7 else 5)))
@@ -177,7 +201,7 @@ cat(sprintf("gpuiso CPU benchmark (%s); peers: %s\n", gpuiso_label,
             paste(vapply(methods[peer_ids], `[[`, "", "label"), collapse = ", ")))
 if (!has_monotone) cat("note: monotone not found in bench/.lib (see bench/install-peers.sh); column omitted\n")
 
-run_row <- function(case, n, y, w, apply_fun = identity) {
+run_row <- function(case, n, y, w, est_fun, apply_fun = identity) {
   cells <- list()
   ref <- NULL
   for (id in names(methods)) {
@@ -188,10 +212,9 @@ run_row <- function(case, n, y, w, apply_fun = identity) {
     } else if (!is.null(skipped[[id]][[case]])) {
       cell$note <- skipped[[id]][[case]]
     } else {
-      est <- if (m$gpu) 0 else estimate(history[[id]][[case]], n,
-                                          min_p = if (id == "isoreg" && case == "increasing") 2 else 1)
+      est <- if (m$gpu) 0 else est_fun(id, m)
       if (!m$gpu && est > m$limit) {
-        cell$note <- if (id == "isoreg") "skipped (O(n^2))" else sprintf("skipped (est. %.0f s)", est)
+        cell$note <- if (id == "isoreg" && case == "increasing") "skipped (O(n^2))" else sprintf("skipped (est. %.0f s)", est)
         skipped[[id]][[case]] <<- cell$note
       } else {
         if (!is.null(m$threads)) set_threads(m$threads)
@@ -210,11 +233,18 @@ run_row <- function(case, n, y, w, apply_fun = identity) {
   list(case = case, n = n, cells = cells)
 }
 
+load_now <- function() tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "),
+                                error = function(e) "?")
+load_start <- load_now()
 t_start <- now()
 for (case in c("noisy", "increasing", "weighted")) {
   for (n in sizes) {
     d <- gen(case, n)
-    rows[[length(rows) + 1L]] <- run_row(case, n, d$y, d$w)
+    est_fun <- function(id, m) probe_estimate(
+      history[[id]][[case]], n, m$limit,
+      probe = function(k) time_call(function() m$f(d$y[seq_len(k)], if (is.null(d$w)) NULL else d$w[seq_len(k)]), 1L)$t,
+      min_p = if (id == "isoreg" && case == "increasing") 2 else 1)
+    rows[[length(rows) + 1L]] <- run_row(case, n, d$y, d$w, est_fun)
     rm(d); invisible(gc(FALSE))
   }
 }
@@ -223,23 +253,25 @@ for (case in c("noisy", "increasing", "weighted")) {
 nb <- 1000L; mb <- 10000L
 set.seed(7)
 Yb <- matrix(seq(0, 3, length.out = nb), nb, mb) + matrix(rnorm(nb * mb), nb, mb)
-make_loop <- function(f1) function(y, w) {
+make_loop <- function(f1) { force(f1); function(y, w) {
   out <- y
   for (j in seq_len(ncol(y))) out[, j] <- f1(y[, j], NULL)
   out
-}
+} }
 batch_methods <- methods
 for (id in peer_ids) batch_methods[[id]]$f <- make_loop(methods[[id]]$f)
 saved_methods <- methods
 methods <- batch_methods
-rows[[length(rows) + 1L]] <- run_row("batch", nb * mb, Yb, NULL)
+# estimate for the column loops: time on the first 1% of the columns, times 100
+batch_est <- function(id, m) 100 * time_call(function() m$f(Yb[, seq_len(mb / 100)], NULL), 1L)$t
+rows[[length(rows) + 1L]] <- run_row("batch", nb * mb, Yb, NULL, batch_est)
 methods <- saved_methods
 rm(Yb); invisible(gc(FALSE))
 t_total <- now() - t_start
 
 ## ---------------------------------------------------------------- report ----
 
-cell_txt <- function(c) if (!is.null(c$note)) c$note else fmt_t(c$t)
+cell_txt <- function(c) if (!is.null(c$note)) c$note else paste0(fmt_t(c$t), if (c$reps == 1L) " (1 run)" else "")
 
 hdr <- c("case", "n", vapply(methods, `[[`, "", "label"), "fastest peer", "speedup (1 thr)", "max abs diff vs gpuiso")
 tab <- c(paste("|", paste(hdr, collapse = " | "), "|"),
@@ -321,15 +353,17 @@ mem_gb <- tryCatch({
 commit <- tryCatch(system2("git", c("-C", shQuote(repo_dir), "rev-parse", "--short", "HEAD"), stdout = TRUE, stderr = FALSE),
                    error = function(e) character(0), warning = function(w) character(0))
 if (!length(commit)) commit <- "unknown (no commit)"
+if (nzchar(Sys.getenv("GPUISO_BENCH_COMMIT"))) commit <- Sys.getenv("GPUISO_BENCH_COMMIT")
 dirty <- tryCatch(length(system2("git", c("-C", shQuote(repo_dir), "status", "--porcelain", "--", "R", "src", "DESCRIPTION"),
                                  stdout = TRUE, stderr = FALSE)) > 0, error = function(e) NA, warning = function(w) NA)
-if (isTRUE(dirty)) commit <- paste(commit, "(R/, src/ or DESCRIPTION have uncommitted changes)")
+if (isTRUE(dirty) && !nzchar(Sys.getenv("GPUISO_BENCH_COMMIT"))) commit <- paste(commit, "(R/, src/ or DESCRIPTION have uncommitted changes)")
 
 info <- c(
   sprintf("- date: %s", format(Sys.time(), "%Y-%m-%d %H:%M %Z")),
   sprintf("- machine: %s; %s CPU(s) (%s core(s)/socket, %s thread(s)/core, %s socket(s)); %s RAM",
           lsget("Model name"), lsget("CPU\\(s\\)"), lsget("Core\\(s\\) per socket"), lsget("Thread\\(s\\) per core"),
           lsget("Socket\\(s\\)"), mem_gb),
+  sprintf("- load average at start / end (other processes on the machine): %s / %s", load_start, load_now()),
   sprintf("- %s", R.version.string),
   sprintf("- gpuiso %s, commit %s; gpu_info(): %s", gpuiso_version, commit, gpu_info_txt),
   sprintf("- peers: %s", paste(vapply(peer_ids, function(id) {
@@ -342,19 +376,20 @@ info <- c(
 md <- c(
   "# gpuiso CPU benchmark",
   "",
-  if (STANDIN) c("**DRY RUN: the gpuiso columns time a stand-in (Iso::pava), not gpuiso.**", ""),
+  if (STANDIN) c(sprintf("**DRY RUN: the gpuiso columns time a %s, not gpuiso.**", gpuiso_label), ""),
   "Generated by `Rscript bench/cpu.R` (do not edit by hand).",
   "",
   info,
   "",
-  "Median time of one call (each repetition loops k calls to last >= 20 ms; 15/11/7/5 repetitions at",
+  "Median time of one call (each repetition loops k calls to last >= 50 ms; 15/11/7/5 repetitions at",
   "n = 1e3/1e5/1e6/1e7, at most ~8 s of repetitions per cell). All methods run in one R process on the same",
   "data. gpuiso: `isotonic(y, w, device = \"cpu\")` with `options(gpuiso.threads = 1 or 2)`.",
   "Data: (a) `seq(0, 3, length.out = n) + rnorm(n)`; (b) `seq(0, 3, length.out = n)` (strictly increasing);",
   "(c) as (a) with weights `exp(runif(n, 0, 8))`; (d) 10,000 columns of 1,000 points as in (a), gpuiso in",
   "one call on the 1000 x 10000 matrix, the peers in a loop over the columns. stats::isoreg takes no weights.",
-  "A peer cell is skipped when its time, extrapolated from the smaller sizes, would exceed 30 s (10 s for",
-  "stats::isoreg, which is O(n^2) on increasing data). speedup = fastest peer / gpuiso 1 thread (bold if < 1).",
+  "A peer cell is skipped when one call, extrapolated (power law) from the smaller sizes and from one-call probes on",
+  "prefixes of n/1000, n/100, n/10 points, would take over 30 s (10 s for stats::isoreg, O(n^2) on increasing data;
+Iso::pava is O(n^2) on noisy data). speedup = fastest peer / gpuiso 1 thread (bold if < 1).",
   "",
   tab,
   "",
