@@ -34,6 +34,11 @@ plot.gpuiso_isoreg <- function(x, plot.type = c("single", "row", "col"),
     op <- graphics::par(mfrow = if (plot.type == "row") c(1L, 2L) else c(2L, 1L))
     on.exit(graphics::par(op))
   }
+  if (length(x$x) == 0L) {
+    graphics::plot.new()
+    graphics::title(main = main, xlab = xlab, ylab = ylab)
+    return(invisible(x))
+  }
   graphics::plot(x$x, x$y, main = main, xlab = xlab, ylab = ylab, pch = pch, ...)
   lines.gpuiso_isoreg(x, col = col, lwd = lwd)
   if (plot.type != "single") plot_cumsum(x, col = col, lwd = lwd, pch = pch)

@@ -1,7 +1,8 @@
 # Independent reference tools for the test suite.
 #
 # Nothing here calls gpuiso: these are the oracles the package is checked
-# against. Base R + stats only; Iso is used only behind requireNamespace().
+# against. Base R + stats only (Iso::pava, if used by a test, is quadratic on
+# inputs that pool a lot: keep it to n <= 1e4).
 
 # ---------------------------------------------------------------------------
 # Error-free floating-point building blocks (vectorised).
@@ -10,8 +11,8 @@
 # overflow (see .ref_pow2_scale()).
 
 .ref_split <- function(a) {
-  c <- 134217729 * a # 2^27 + 1
-  hi <- c - (c - a)
+  s <- 134217729 * a # 2^27 + 1
+  hi <- s - (s - a)
   list(hi = hi, lo = a - hi)
 }
 
@@ -33,7 +34,8 @@
 }
 
 # Power-of-two shift that brings max|x| near 1 when it is far outside
-# [2^-256, 2^256]; 0 otherwise. Keeps every double-double product below finite.
+# [2^-256, 2^256]; 0 otherwise. Keeps every double-double product finite
+# and clear of underflow.
 .ref_pow2_scale <- function(x) {
   m <- if (length(x)) max(abs(x)) else 0
   if (m > 0 && (m > 2^256 || m < 2^-256)) -.ref_exponent(m) else 0L
@@ -42,13 +44,21 @@
 # ---------------------------------------------------------------------------
 # Pool adjacent violators: stack of blocks, sums kept as double-double.
 #
-# Merge rule: the previous block is pooled with the current one when its mean
-# is >= the current mean (ties pooled). The cheap double comparison decides
-# unless the means are within a few ulps; then the sign of
-# S_A W_B - S_B W_A is evaluated with error-free products, and anything within
-# ~1e-24 (relative to sum w|y|) counts as a tie.
+# Merge rule: the top block T is pooled with the incoming block B when its
+# mean is >= B's (ties pooled). The cheap double comparison of the means
+# decides unless they are within a few ulps; then the sign of
+# D = S_T W_B - S_B W_T is evaluated with error-free products, and
+# |D| <= 1e-24 (A_T W_B + A_B W_T), A = sum w|y| (= S_T W_B + S_B W_T for
+# positive data), counts as a tie. D's own error (dropped lo*lo terms,
+# rounding of the lo*hi terms) is ~1e-31 of that bound and the double-double
+# sums drift by ~n eps^2 A (5e-27 A at n = 1e5), so every larger difference is
+# decided exactly: the partition is the exact one up to 1e-24-ties (checked
+# against rational arithmetic). Block means that differ by less than an ulp
+# can still round to the same double; ref_pava() reports the partition in
+# `starts` regardless. The top block is cached in scalars because array
+# access dominates the cost of an interpreted loop.
 
-.ref_pava_core <- function(ph, pl, w, aw) {
+.ref_pava_core <- function(ph, pl, w, aw, yv) {
   m <- length(ph)
   Sh <- numeric(m); Sl <- numeric(m)
   Wh <- numeric(m); Wl <- numeric(m)
@@ -56,43 +66,57 @@
   eps4 <- 4 * .Machine$double.eps
   tiny <- 1e-24
   K <- 134217729
-  t <- 0L
+  u0 <- (eps4 + tiny) * abs(yv)  # margin of a singleton's mean
+  t <- 0L        # blocks on the stack; the top one lives in the t* scalars
+  dirty <- FALSE # top not yet written to the arrays
+  th <- tl <- twh <- twl <- ta <- tm <- tu <- 0; ts <- 0L
   for (i in seq_len(m)) {
-    sh <- ph[i]; sl <- pl[i]; wh <- w[i]; wl <- 0; a <- aw[i]; s0 <- i
+    bh <- ph[i]; bl <- pl[i]; bwh <- w[i]; bwl <- 0; ba <- aw[i]
+    bm <- yv[i]; bu <- u0[i]; bs <- i
     while (t > 0L) {
-      ah <- Sh[t]; al <- Sl[t]; vh <- Wh[t]; vl <- Wl[t]; aa <- A[t]
-      mA <- (ah + al) / (vh + vl)
-      mB <- (sh + sl) / (wh + wl)
-      dm <- mA - mB
-      marg <- eps4 * (abs(mA) + abs(mB)) + tiny * (aa / vh + a / wh)
+      dm <- tm - bm
+      marg <- tu + bu
       if (dm < -marg) break
       if (dm <= marg) {
-        # Near tie: D = S_A * W_B - S_B * W_A with two exact hi*hi products.
-        cc <- K * ah; x1 <- cc - (cc - ah); x2 <- ah - x1
-        cc <- K * wh; y1 <- cc - (cc - wh); y2 <- wh - y1
-        p1 <- ah * wh
+        # Near tie: sign of D = S_T * W_B - S_B * W_T, hi*hi products exact.
+        cc <- K * th; x1 <- cc - (cc - th); x2 <- th - x1
+        cc <- K * bwh; y1 <- cc - (cc - bwh); y2 <- bwh - y1
+        p1 <- th * bwh
         e1 <- ((x1 * y1 - p1) + x1 * y2 + x2 * y1) + x2 * y2
-        cc <- K * sh; x1 <- cc - (cc - sh); x2 <- sh - x1
-        cc <- K * vh; y1 <- cc - (cc - vh); y2 <- vh - y1
-        p2 <- sh * vh
+        cc <- K * bh; x1 <- cc - (cc - bh); x2 <- bh - x1
+        cc <- K * twh; y1 <- cc - (cc - twh); y2 <- twh - y1
+        p2 <- bh * twh
         e2 <- ((x1 * y1 - p2) + x1 * y2 + x2 * y1) + x2 * y2
-        d <- p1 - p2; bb <- d - p1; de <- (p1 - (d - bb)) + (-p2 - bb)
-        D <- d + ((e1 - e2 + de) + (al * wh + ah * wl) - (sl * vh + sh * vl))
-        if (D < -tiny * (aa * wh + a * vh)) break
+        d <- p1 - p2; z <- d - p1; de <- (p1 - (d - z)) + (-p2 - z)
+        D <- d + ((e1 - e2 + de) + (tl * bwh + th * bwl) - (bl * twh + bh * twl))
+        if (D < -tiny * (ta * bwh + ba * twh)) break
       }
-      # Pool block t into the current block (double-double additions).
-      s <- ah + sh; bb <- s - ah
-      lo <- ((ah - (s - bb)) + (sh - bb)) + al + sl
-      sh <- s + lo; sl <- lo - (sh - s)
-      s <- vh + wh; bb <- s - vh
-      lo <- ((vh - (s - bb)) + (wh - bb)) + vl + wl
-      wh <- s + lo; wl <- lo - (wh - s)
-      a <- a + aa; s0 <- st[t]
+      # Pool the top block into B (double-double additions).
+      s <- th + bh; z <- s - th
+      lo <- ((th - (s - z)) + (bh - z)) + tl + bl
+      bh <- s + lo; bl <- lo - (bh - s)
+      s <- twh + bwh; z <- s - twh
+      lo <- ((twh - (s - z)) + (bwh - z)) + twl + bwl
+      bwh <- s + lo; bwl <- lo - (bwh - s)
+      ba <- ba + ta; bs <- ts
+      bm <- (bh + bl) / (bwh + bwl)
+      bu <- eps4 * abs(bm) + tiny * ba / bwh
       t <- t - 1L
+      if (t > 0L) {
+        th <- Sh[t]; tl <- Sl[t]; twh <- Wh[t]; twl <- Wl[t]; ta <- A[t]; ts <- st[t]
+        tm <- (th + tl) / (twh + twl)
+        tu <- eps4 * abs(tm) + tiny * ta / twh
+      }
+      dirty <- FALSE
+    }
+    if (dirty) {
+      Sh[t] <- th; Sl[t] <- tl; Wh[t] <- twh; Wl[t] <- twl; A[t] <- ta; st[t] <- ts
     }
     t <- t + 1L
-    Sh[t] <- sh; Sl[t] <- sl; Wh[t] <- wh; Wl[t] <- wl; A[t] <- a; st[t] <- s0
+    th <- bh; tl <- bl; twh <- bwh; twl <- bwl; ta <- ba; tm <- bm; tu <- bu; ts <- bs
+    dirty <- TRUE
   }
+  if (t > 0L) { Sh[t] <- th; Sl[t] <- tl; Wh[t] <- twh; Wl[t] <- twl; A[t] <- ta; st[t] <- ts }
   k <- seq_len(t)
   list(Sh = Sh[k], Sl = Sl[k], Wh = Wh[k], Wl = Wl[k], start = st[k])
 }
@@ -111,22 +135,34 @@
   w
 }
 
-# Spread a fit of the positive-weight points to all points: a zero-weight
-# point copies the nearest positive-weight point on its left (the first
-# positive-weight point if there is none).
+# Spread a fit of the positive-weight points to all points (api spec): a
+# zero-weight point copies the nearest positive-weight point on its RIGHT (the
+# last positive-weight point if there is none), as stats' as.stepfun.isoreg
+# does (left-continuous steps). `pos` is increasing and non-empty.
 .ref_fill_zero_weights <- function(fit_pos, pos, n) {
-  fit <- numeric(n)
-  fit[pos] <- fit_pos
-  src <- integer(n)
-  src[pos] <- pos
-  src <- cummax(src)
-  src[src == 0L] <- pos[1L]
-  fit[src]
+  m <- length(pos)
+  j <- rep.int(m + 1L, n)
+  j[pos] <- seq_len(m)
+  j <- rev(cummin(rev(j))) # index (in pos) of the next positive at or after
+  fit_pos[pmin(j, m)]
 }
 
-.ref_result <- function(fit) {
+# Result of ref_pava: the fit plus the block partition. `starts[i]` is TRUE
+# where a block of the (exact-arithmetic, ties-pooled) solution begins; a
+# zero-weight point belongs to the block of the next positive-weight point
+# (trailing ones to the last block). Without `starts` (or for a caller that
+# only has a fit) blocks are read off as runs of equal fitted value.
+#
+# NB: the partition is NOT always the runs of equal fitted value. Two adjacent
+# exact blocks whose means differ by less than an ulp can round to the same
+# double (e.g. collinear data, means 1.00000000000078 apart by 1.7e-16
+# relative): then `fit` is constant across them but `starts` still marks two
+# blocks. Use 1 + sum(diff(fit) != 0) when runs of equal value are wanted.
+.ref_result <- function(fit, starts = NULL) {
   n <- length(fit)
-  starts <- if (n) c(TRUE, fit[-1L] != fit[-n]) else logical(0)
+  if (is.null(starts)) {
+    starts <- if (n) c(TRUE, fit[-1L] != fit[-n]) else logical(0)
+  }
   list(fit = fit, starts = starts, nblocks = sum(starts))
 }
 
@@ -137,7 +173,8 @@ ref_pava <- function(y, w = NULL, decreasing = FALSE) {
   if (n == 0L) return(.ref_result(numeric(0)))
   if (decreasing) {
     r <- ref_pava(-y, w, FALSE)
-    return(.ref_result(-r$fit))
+    r$fit <- -r$fit # same partition
+    return(r)
   }
   pos <- which(w > 0)
   sy <- .ref_pow2_scale(y[pos])
@@ -149,7 +186,7 @@ ref_pava <- function(y, w = NULL, decreasing = FALSE) {
   } else {
     tp <- .ref_two_prod(wp, yp); ph <- tp$p; pl <- tp$e
   }
-  b <- .ref_pava_core(ph, pl, wp, abs(ph))
+  b <- .ref_pava_core(ph, pl, wp, abs(ph), yp)
   # Block means as a double-double quotient (S_h + S_l) / (W_h + W_l), then
   # rounded once: accurate even when a block's values spread far wider than
   # its mean (where an m0 + mean-residual refinement would lose digits).
@@ -157,8 +194,13 @@ ref_pava <- function(y, w = NULL, decreasing = FALSE) {
   tp <- .ref_two_prod(q, b$Wh)
   mean <- q + (((b$Sh - tp$p) - tp$e + b$Sl) - q * b$Wl) / b$Wh
   mean <- .ref_mul_pow2(mean, -sy)
-  fit_pos <- rep.int(mean, diff(c(b$start, length(pos) + 1L)))
-  .ref_result(.ref_fill_zero_weights(fit_pos, pos, n))
+  m <- length(pos)
+  fit_pos <- rep.int(mean, diff(c(b$start, m + 1L)))
+  # Block k >= 2 begins right after the last positive-weight point of block
+  # k - 1, so zero-weight points join the block to their right.
+  starts <- logical(n)
+  starts[c(1L, pos[b$start[-1L] - 1L] + 1L)] <- TRUE
+  .ref_result(.ref_fill_zero_weights(fit_pos, pos, n), starts)
 }
 
 # ---------------------------------------------------------------------------
@@ -257,8 +299,9 @@ gen_family <- function(family, n, seed = 1L) {
     gaussian = rnorm(n),
     randomwalk = cumsum(rnorm(n)),
     sawtooth = ((seq_len(n) - 1L) %% 100L) / 100 + rnorm(n, sd = 0.01),
-    # everything above ~[0, 1]; the last point pulls the whole vector down
-    cliff = if (n) c(cumsum(runif(n - 1L, 0.5, 1.5)) / n, -2 * n) else numeric(0),
+    # values in ~[0, 1.5], then one point deep enough to pull the whole
+    # vector into one block even under exp(U[0, 8]) weights
+    cliff = if (n) c(cumsum(runif(n - 1L, 0.5, 1.5)) / n, -1e4 * n) else numeric(0),
     # within ~1e-12 (relative) of a slowly rising line: PAVA meets near-ties
     # that naive running sums can misjudge at large n
     collinear = 1 + 1e-12 * (2 * t + rnorm(n)),

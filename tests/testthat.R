@@ -1,0 +1,4 @@
+library(testthat)
+library(gpuiso)
+
+test_check("gpuiso")

@@ -1,0 +1,56 @@
+# gpu_info(), device selection and the thread option.
+
+test_that("gpu_info() has the documented shape", {
+  info <- gpu_info()
+  expect_s3_class(info, "gpuiso_gpu_info")
+  expect_true(is.list(info))
+  expect_true(all(c("cuda_compiled", "available", "reason", "nvcc",
+                    "nvcc_version", "openmp", "threads") %in% names(info)))
+  expect_true(is.logical(info$cuda_compiled) && length(info$cuda_compiled) == 1L &&
+                !is.na(info$cuda_compiled))
+  expect_true(is.logical(info$available) && length(info$available) == 1L &&
+                !is.na(info$available))
+  expect_true(is.logical(info$openmp) && length(info$openmp) == 1L)
+  expect_true(is.character(info$reason) && length(info$reason) == 1L)
+  expect_true(is.numeric(info$threads) && length(info$threads) == 1L &&
+                info$threads >= 1)
+  if (!info$cuda_compiled) expect_false(info$available)
+  if (!info$available) expect_true(nzchar(info$reason))
+  expect_output(print(info), "CUDA compiled in")
+  expect_output(print(info), "CPU threads")
+})
+
+test_that("gpu_info()$threads follows options(gpuiso.threads)", {
+  expect_identical(as.integer(with_opts(list(gpuiso.threads = 1L), gpu_info()$threads)), 1L)
+  t2 <- with_opts(list(gpuiso.threads = 2L), gpu_info()$threads)
+  expect_true(t2 %in% c(1L, 2L))
+  if (gpu_info()$openmp) expect_lte(t2, 2L)
+})
+
+test_that("device = 'gpu' without a usable GPU is a classed error", {
+  skip_if(gpu_info()$available, "a GPU engine is available")
+  expect_error(isotonic(c(3, 1, 2), device = "gpu"), class = "gpuiso_error_device")
+  expect_error(isotonic(c(3, 1, 2), device = "gpu"), regexp = "gpu.*not available",
+               class = "gpuiso_error_device")
+  expect_error(isoreg(c(3, 1, 2), device = "gpu"), class = "gpuiso_error_device")
+  expect_error(isotonic_vjp(c(3, 1, 2), c(1, 1, 1), device = "gpu"),
+               class = "gpuiso_error_device")
+  expect_error(with_opts(list(gpuiso.device = "gpu"), isotonic(c(3, 1, 2))),
+               class = "gpuiso_error_device")
+  e <- tryCatch(isotonic(1, device = "gpu"), error = identity)
+  expect_s3_class(e, "gpuiso_error")
+  expect_false(inherits(e, "gpuiso_error_input"))
+})
+
+test_that("device = 'cpu' and 'auto' work everywhere and agree", {
+  set.seed(61)
+  y <- rnorm(500); w <- runif(500); g <- rnorm(500)
+  expect_identical(isotonic(y, w, device = "cpu"), isotonic(y, w, device = "auto"))
+  expect_identical(isotonic_vjp(y, g, w, device = "cpu"),
+                   isotonic_vjp(y, g, w, device = "auto"))
+  fc <- isoreg(y, device = "cpu"); fa <- isoreg(y, device = "auto")
+  expect_identical(fc$yf, fa$yf)
+  expect_identical(fc$device, "cpu")
+  expect_true(fa$device %in% c("cpu", "gpu"))
+  expect_identical(with_opts(list(gpuiso.device = "cpu"), isotonic(y)), isotonic(y))
+})

@@ -1,0 +1,122 @@
+# Bad input: classed errors whose message names the argument and the first
+# bad position.
+
+expect_input_error <- function(expr, regexp) {
+  expect_error(expr, regexp = regexp, class = "gpuiso_error_input")
+}
+
+test_that("non-finite values in y are errors naming `y` and the position", {
+  expect_input_error(isotonic(c(1, NA, 3)), "`y`.*finite.*element 2 is NA")
+  expect_input_error(isotonic(c(1, 2, NaN)), "`y`.*finite.*element 3 is NaN")
+  expect_input_error(isotonic(c(Inf, 2, 3)), "`y`.*finite.*element 1 is Inf")
+  expect_input_error(isotonic(c(1, -Inf, 3)), "`y`.*finite.*element 2 is -Inf")
+  expect_input_error(isotonic(c(1L, NA_integer_)), "`y`.*element 2 is NA")
+  expect_input_error(isotonic(c(TRUE, NA)), "`y`.*element 2 is NA")
+  # the first bad one is reported
+  expect_input_error(isotonic(c(0, 1, Inf, NA, NaN)), "element 3 is Inf")
+  expect_input_error(isotonic(c(rep(0, 1e5), NA)), "element 100001 is NA")
+  # matrices: the element as [row, column]
+  m <- matrix(1, 3, 4); m[2, 3] <- NaN
+  expect_input_error(isotonic(m), "`y`.*element \\[2, 3\\] is NaN")
+  expect_input_error(isotonic(c(1, NA), groups = c(1, 2)), "`y`.*element 2 is NA")
+  expect_input_error(isotonic_vjp(c(1, NA), grad = c(1, 1)), "`y`.*element 2 is NA")
+})
+
+test_that("non-finite values in x and y of isoreg() are errors", {
+  # R 4.2's stats::isoreg(c(1, -Inf, 3)) crashes the session; this is an error
+  expect_input_error(isoreg(c(1, -Inf, 3)), "`x`.*finite.*element 2 is -Inf")
+  expect_input_error(isoreg(c(1, NA, 3)), "`x`.*element 2 is NA")
+  expect_input_error(isoreg(c(1, 2, 3), c(1, 2, NaN)), "`y`.*element 3 is NaN")
+  expect_input_error(isoreg(c(1, Inf, 3), c(1, 2, 3)), "`x`.*element 2 is Inf")
+  expect_input_error(isoreg(c(NA, 2, 3), c(1, 2, 3)), "`x`.*element 1 is NA")
+  expect_input_error(isoreg(1:3, c(1, 2, -Inf)), "`y`.*element 3 is -Inf")
+})
+
+test_that("non-finite or negative weights are errors naming `weights`", {
+  for (f in list(function(w) isotonic(c(1, 2, 3), w),
+                 function(w) isoreg(1:3, c(1, 2, 3), weights = w),
+                 function(w) isotonic_vjp(c(1, 2, 3), c(1, 1, 1), weights = w))) {
+    expect_input_error(f(c(1, NA, 1)), "`weights`.*finite.*element 2 is NA")
+    expect_input_error(f(c(1, 1, NaN)), "`weights`.*finite.*element 3 is NaN")
+    expect_input_error(f(c(Inf, 1, 1)), "`weights`.*finite.*element 1 is Inf")
+    expect_input_error(f(c(1, -Inf, 1)), "`weights`.*finite.*element 2 is -Inf")
+    expect_input_error(f(c(1, 1, -0.5)), "`weights`.*non-negative.*element 3 is -0.5")
+    expect_input_error(f(c(-1, 1, -2)), "`weights`.*non-negative.*element 1 is -1")
+  }
+  m <- matrix(1, 2, 3); wm <- matrix(1, 2, 3); wm[1, 3] <- -1
+  expect_input_error(isotonic(m, wm), "`weights`.*non-negative.*element \\[1, 3\\]")
+  expect_input_error(isotonic(m, c(1, -1)), "`weights`.*non-negative.*element 2")
+})
+
+test_that("all-zero weights in a problem are errors", {
+  expect_input_error(isotonic(c(1, 2), weights = c(0, 0)), "`weights`.*all.*zero")
+  expect_input_error(isotonic(1, weights = 0), "`weights`.*all.*zero")
+  expect_input_error(isoreg(1:2, c(1, 2), weights = c(0, 0)), "`weights`.*all.*zero")
+  expect_input_error(isotonic_vjp(c(1, 2), c(1, 1), weights = c(0, 0)), "`weights`.*all.*zero")
+  m <- matrix(1:6, 3)
+  expect_input_error(isotonic(m, weights = matrix(c(1, 1, 1, 0, 0, 0), 3)),
+                     "`weights`.*all.*zero.*column 2")
+  expect_input_error(isotonic(1:5, weights = c(1, 0, 1, 0, 0), groups = c("a", "b", "a", "b", "c")),
+                     "`weights`.*all.*zero.*group \"b\"")
+  # zero weights elsewhere are fine
+  expect_identical(isotonic(c(2, 1), weights = c(0, 1)), c(1, 1))
+})
+
+test_that("lengths that differ are errors naming both arguments", {
+  expect_input_error(isotonic(1:3, weights = c(1, 1)),
+                     "`weights`.*same length.*`y` has length 3.*`weights` has length 2")
+  expect_input_error(isotonic(matrix(1:6, 3), weights = c(1, 1)),
+                     "`weights`.*same length.*one per row")
+  expect_input_error(isoreg(1:3, c(1, 2)),
+                     "`x` and `y`.*same length.*`x` has length 3.*`y` has length 2")
+  expect_input_error(isoreg(1:3, c(1, 2, 3), weights = 1:4), "`weights`.*length 4")
+  expect_input_error(isotonic_vjp(1:3, grad = c(1, 1)),
+                     "`grad`.*length.*`y` has length 3.*`grad` has length 2")
+  expect_input_error(isotonic(1:3, groups = c(1, 1)),
+                     "`groups`.*`y` has length 3.*`groups` has length 2")
+})
+
+test_that("non-numeric input is an error naming the argument", {
+  expect_input_error(isotonic("a"), "`y`.*numeric.*character")
+  expect_input_error(isotonic(list(1, 2)), "`y`.*numeric.*list")
+  expect_input_error(isotonic(factor(c("a", "b"))), "`y`.*numeric.*factor")
+  expect_input_error(isotonic(data.frame(a = 1:3)), "`y`.*numeric.*data frame")
+  expect_input_error(isotonic(c(1i, 2i)), "`y`.*numeric.*complex")
+  expect_input_error(isotonic(NULL), "`y`.*numeric.*NULL")
+  expect_input_error(isotonic(1:3, weights = c("1", "1", "1")), "`weights`.*numeric.*character")
+  expect_input_error(isoreg(c("a", "b")), "`x`.*numeric")
+  expect_input_error(isoreg(c("a", "b"), c(1, 2)), "`x`.*numeric")
+  expect_input_error(isoreg(c(1, 2), c("a", "b")), "`y`.*numeric")
+  expect_input_error(isotonic_vjp(1:3, grad = c("a", "b", "c")), "`grad`.*numeric")
+  expect_input_error(isotonic(1:3, decreasing = NA), "`decreasing`.*TRUE or FALSE")
+  expect_input_error(isotonic(1:3, decreasing = "yes"), "`decreasing`")
+  expect_input_error(isotonic(1:3, decreasing = c(TRUE, FALSE)), "`decreasing`")
+  expect_input_error(isotonic(1:3, device = "tpu"), "`device`.*\"tpu\"")
+  expect_input_error(isotonic(1:3, device = 1), "`device`")
+  expect_input_error(isoreg(1:3, device = "nope"), "`device`")
+  fit <- isoreg(1:3, c(1, 3, 2))
+  expect_input_error(predict(fit, "a"), "`newdata`.*numeric")
+})
+
+test_that("groups that do not match are errors", {
+  expect_input_error(isotonic(1:3, groups = c("a", "b")), "`groups`.*one label per element")
+  expect_input_error(isotonic(1:3, groups = c("a", NA, "b")), "`groups`.*element 2 is NA")
+  expect_input_error(isotonic(1:3, groups = factor(c("a", "b", NA))), "`groups`.*element 3 is NA")
+  expect_input_error(isotonic(1:3, groups = list(1, 2, 3)), "`groups`.*list")
+  expect_input_error(isotonic(matrix(1:4, 2), groups = 1:4), "`groups`.*matrix")
+  expect_input_error(isotonic_vjp(1:3, c(1, 1, 1), groups = 1:2), "`groups`.*length 2")
+})
+
+test_that("a bad thread option is a classed error", {
+  expect_input_error(with_opts(list(gpuiso.threads = 0L), isotonic(1:3)), "gpuiso.threads")
+  expect_input_error(with_opts(list(gpuiso.threads = "two"), isotonic(1:3)), "gpuiso.threads")
+})
+
+test_that("errors report the user's call and leave inputs alone", {
+  y <- c(3, NA, 1); y0 <- y + 0
+  e <- tryCatch(isotonic(y), error = identity)
+  expect_s3_class(e, "gpuiso_error_input")
+  expect_s3_class(e, "gpuiso_error")
+  expect_match(deparse(conditionCall(e)), "isotonic")
+  expect_identical(y, y0)
+})

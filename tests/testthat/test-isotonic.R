@@ -1,0 +1,281 @@
+# Properties of the operator isotonic(): small sizes, shapes, symmetry,
+# idempotence, equivariance, zero weights, batches and ragged groups.
+
+test_that("n = 0, 1, 2 work", {
+  expect_identical(isotonic(numeric(0)), numeric(0))
+  expect_identical(isotonic(numeric(0), weights = numeric(0)), numeric(0))
+  expect_identical(isotonic(numeric(0), decreasing = TRUE), numeric(0))
+  expect_identical(isotonic(3.5), 3.5)
+  expect_identical(isotonic(3.5, weights = 2), 3.5)
+  expect_identical(isotonic(-2, decreasing = TRUE), -2)
+  expect_identical(isotonic(c(1, 2)), c(1, 2))
+  expect_identical(isotonic(c(2, 1)), c(1.5, 1.5))
+  expect_identical(isotonic(c(2, 1), decreasing = TRUE), c(2, 1))
+  expect_identical(isotonic(c(1, 2), decreasing = TRUE), c(1.5, 1.5))
+  expect_identical(isotonic(c(2, 1), weights = c(1, 3)), c(1.25, 1.25))
+  expect_identical(isotonic(c(7, 7)), c(7, 7))
+  expect_identical(isotonic(c(2, 1), weights = c(0, 1)), c(1, 1))
+  expect_identical(isotonic(c(2, 1), weights = c(1, 0)), c(2, 2))
+  # empty batches
+  m0 <- matrix(numeric(0), 0, 3)
+  expect_identical(isotonic(m0), m0)
+  m1 <- matrix(numeric(0), 4, 0)
+  expect_identical(isotonic(m1), m1)
+  expect_identical(isotonic(numeric(0), groups = character(0)), numeric(0))
+})
+
+test_that("integer and logical input give doubles; names and dimnames are kept", {
+  expect_identical(isotonic(c(5L, 3L, 4L)), c(4, 4, 4))
+  expect_identical(isotonic(c(TRUE, FALSE, TRUE)), c(0.5, 0.5, 1))
+  y <- c(a = 3, b = 1, c = 2)
+  expect_identical(names(isotonic(y)), c("a", "b", "c"))
+  expect_identical(names(isotonic(y, groups = c(1, 2, 1))), c("a", "b", "c"))
+  m <- matrix(c(3, 1, 2, 1, 3, 2), 3, dimnames = list(c("r1", "r2", "r3"), c("u", "v")))
+  z <- isotonic(m)
+  expect_identical(dim(z), c(3L, 2L))
+  expect_identical(dimnames(z), dimnames(m))
+  expect_identical(unname(z[, "u"]), c(2, 2, 2))
+  expect_identical(unname(z[, "v"]), c(1, 2.5, 2.5))
+  zi <- isotonic(matrix(c(3L, 1L, 2L, 1L), 2))
+  expect_identical(zi, matrix(c(2, 2, 1.5, 1.5), 2))
+})
+
+test_that("output is exactly monotone on random inputs", {
+  set.seed(1)
+  for (trial in 1:300) {
+    p <- random_problem(200L)
+    z <- isotonic(p$y, p$w, decreasing = p$decreasing)
+    expect_true(is_monotone(z, p$decreasing))
+    expect_identical(length(z), length(p$y))
+  }
+})
+
+test_that("decreasing(y) equals -increasing(-y)", {
+  set.seed(2)
+  for (trial in 1:200) {
+    p <- random_problem(200L)
+    expect_identical(isotonic(p$y, p$w, decreasing = TRUE),
+                     -isotonic(-p$y, p$w))
+    expect_identical(isotonic(p$y, p$w), -isotonic(-p$y, p$w, decreasing = TRUE))
+  }
+  for (nm in names(adversarial_inputs())) {
+    y <- as.double(adversarial_inputs()[[nm]])
+    expect_identical(isotonic(y, decreasing = TRUE), -isotonic(-y), label = nm)
+  }
+})
+
+test_that("constant input is returned unchanged, as one block", {
+  # every value is its own weighted mean; any drift splits the run
+  for (v in c(0.37, 0.05, 0.1, 1 / 3, 0.15000000000000002, 1e6 + 0.1)) {
+    for (n in c(2, 3, 4, 8, 10, 1000)) {
+      y <- rep(v, n)
+      expect_identical(isotonic(y), y, label = sprintf("rep(%.17g, %d)", v, n))
+      expect_identical(isotonic(y, decreasing = TRUE), y,
+                       label = sprintf("decreasing rep(%.17g, %d)", v, n))
+    }
+  }
+  set.seed(3)
+  for (n in c(3, 10, 100)) {
+    w <- exp(runif(n, 0, 8))
+    expect_identical(isotonic(rep(0.1, n), w), rep(0.1, n),
+                     label = sprintf("weighted rep(0.1, %d)", n))
+  }
+  big <- .Machine$double.xmax
+  expect_identical(isotonic(c(big, big), weights = c(0.1, 13 / 30)), c(big, big))
+  expect_identical(isotonic(c(-big, -big), weights = c(0.1, 13 / 30)), c(-big, -big))
+})
+
+test_that("sorted input is a fixed point (idempotence)", {
+  set.seed(4)
+  for (trial in 1:200) {
+    p <- random_problem(200L)
+    ys <- sort(p$y, decreasing = p$decreasing)
+    w <- p$w
+    if (!is.null(w)) w[w == 0] <- 1 # zero weights copy a neighbour's value
+    lab <- sprintf("trial %d", trial)
+    expect_identical(isotonic(ys, w, decreasing = p$decreasing), ys, label = lab)
+    z <- isotonic(p$y, p$w, decreasing = p$decreasing)
+    expect_identical(isotonic(z, p$w, decreasing = p$decreasing), z, label = lab)
+  }
+})
+
+test_that("affine equivariance in y and invariance to scaling the weights", {
+  set.seed(5)
+  for (trial in 1:200) {
+    p <- random_problem(150L)
+    y <- p$y / max(1, max(abs(p$y))) # keep a * y + b well inside range
+    w <- p$w
+    dec <- p$decreasing
+    z <- isotonic(y, w, decreasing = dec)
+    # powers of two: exact
+    k <- sample(-20:20, 1L)
+    expect_identical(isotonic(2^k * y, w, decreasing = dec), 2^k * z)
+    if (!is.null(w)) expect_identical(isotonic(y, 2^k * w, decreasing = dec), z)
+    # general a, b: up to rounding of a * y + b
+    a <- runif(1, 0.1, 10) * sample(c(-1, 1), 1L)
+    b <- runif(1, -10, 10)
+    za <- isotonic(a * y + b, w, decreasing = if (a > 0) dec else !dec)
+    d <- max(abs(za - (a * z + b)) / (1 + abs(a * z) + abs(b)))
+    expect_lte(d, 1e-12, label = sprintf("affine, trial %d", trial))
+    if (!is.null(w)) {
+      c <- runif(1, 1e-3, 1e3)
+      expect_close(isotonic(y, c * w, decreasing = dec), z, 1e-12,
+                   sprintf("weight scaling, trial %d", trial))
+    }
+  }
+})
+
+test_that("zero-weight points take the value of the nearest positive-weight point to their right", {
+  expect_identical(isotonic(c(1, 9, 2, 5), weights = c(1, 0, 1, 1)), c(1, 2, 2, 5))
+  expect_identical(isotonic(c(9, 0, 1), weights = c(0, 1, 1)), c(0, 0, 1))
+  expect_identical(isotonic(c(1, 5, 3, 0), weights = c(1, 1, 1, 0)), c(1, 4, 4, 4))
+  expect_identical(isotonic(c(1, 5, -7, 0), weights = c(1, 1, 0, 0)), c(1, 5, 5, 5))
+  expect_identical(isotonic(c(0, 8, 3, 1, 6), weights = c(1, 0, 0, 1, 1)),
+                   c(0, 1, 1, 1, 6))
+  expect_identical(isotonic(c(9, 1, 5, 2), weights = c(1, 0, 1, 1), decreasing = TRUE),
+                   c(9, 5, 5, 2))
+  expect_identical(isotonic(c(5, 1, 9, 2), weights = c(1, 0, 1, 1), decreasing = TRUE),
+                   c(7, 7, 7, 2))
+  expect_identical(isotonic(c(3, 100), weights = c(1, 0)), c(3, 3))
+  expect_identical(isotonic(c(100, 3), weights = c(0, 1)), c(3, 3))
+  # random: positive-weight points are fitted as if the others were absent
+  set.seed(6)
+  for (trial in 1:200) {
+    n <- sample(2:60, 1L)
+    y <- rnorm(n)
+    w <- runif(n) * (runif(n) < 0.6)
+    if (!any(w > 0)) w[sample.int(n, 1L)] <- 1
+    dec <- trial %% 2L == 0L
+    z <- isotonic(y, w, decreasing = dec)
+    pos <- which(w > 0)
+    expect_identical(z[pos], isotonic(y[pos], w[pos], decreasing = dec))
+    expect_identical(z, fill_right(z[pos], pos, n))
+    expect_close(z, ref_fit(y, w, dec), 1e-12, sprintf("trial %d", trial))
+    expect_true(is_monotone(z, dec))
+  }
+})
+
+test_that("a matrix is a batch: it equals the loop of single fits", {
+  set.seed(7)
+  for (trial in 1:60) {
+    nr <- sample(0:40, 1L)
+    nc <- sample(1:12, 1L)
+    y <- matrix(round(rnorm(nr * nc), sample(0:2, 1L)), nr, nc)
+    dec <- trial %% 2L == 0L
+    loop <- function(wcol) {
+      out <- y
+      for (j in seq_len(nc)) out[, j] <- isotonic(y[, j], wcol(j), decreasing = dec)
+      out
+    }
+    expect_identical(isotonic(y, decreasing = dec), loop(function(j) NULL))
+    if (nr > 0L) {
+      wm <- matrix(runif(nr * nc, 0.1, 2), nr, nc)
+      expect_identical(isotonic(y, wm, decreasing = dec), loop(function(j) wm[, j]))
+      wr <- exp(runif(nr, 0, 8))
+      expect_identical(isotonic(y, wr, decreasing = dec), loop(function(j) wr))
+      # a weights vector as long as y (not nrow) is taken elementwise
+      if (nc > 1L) {
+        wv <- as.vector(wm)
+        expect_identical(isotonic(y, wv, decreasing = dec), loop(function(j) wm[, j]))
+      }
+    }
+  }
+})
+
+test_that("a batch of 10,000 problems of 10 (and 10 of 10,000) equals the loop", {
+  set.seed(8)
+  y <- matrix(rnorm(1e5), 10, 1e4)
+  w <- matrix(exp(runif(1e5, 0, 8)), 10, 1e4)
+  z <- isotonic(y, w)
+  zw <- isotonic(y)
+  loop <- loopw <- y
+  for (j in seq_len(ncol(y))) {
+    loop[, j] <- isotonic(y[, j])
+    loopw[, j] <- isotonic(y[, j], w[, j])
+  }
+  expect_identical(zw, loop)
+  expect_identical(z, loopw)
+  y2 <- matrix(cumsum(rnorm(1e5)), 1e4, 10)
+  z2 <- isotonic(y2, decreasing = TRUE)
+  for (j in 1:10) expect_identical(z2[, j], isotonic(y2[, j], decreasing = TRUE))
+})
+
+test_that("ragged groups equal separate fits, contiguous or not", {
+  set.seed(9)
+  for (trial in 1:100) {
+    n <- sample(1:200, 1L)
+    ng <- sample(1:8, 1L)
+    labels <- switch(trial %% 4L + 1L,
+      sample(letters[1:ng], n, TRUE),                 # character, interleaved
+      sort(sample(1:ng, n, TRUE)),                    # integer, contiguous
+      factor(sample(c("x", "y", "z")[seq_len(min(ng, 3L))], n, TRUE),
+             levels = c("z", "y", "x", "unused")),    # factor
+      sample(c(2.5, -1, 10)[seq_len(min(ng, 3L))], n, TRUE)) # double labels
+    y <- rnorm(n)
+    w <- if (trial %% 3L == 0L) NULL else exp(runif(n, 0, 4))
+    dec <- trial %% 2L == 0L
+    z <- isotonic(y, w, decreasing = dec, groups = labels)
+    expected <- numeric(n)
+    for (g in unique(as.character(labels))) {
+      i <- which(as.character(labels) == g)
+      expected[i] <- isotonic(y[i], w[i], decreasing = dec)
+    }
+    expect_identical(z, expected, label = sprintf("trial %d", trial))
+  }
+  # a fit never crosses group boundaries
+  expect_identical(isotonic(c(2, 1, 5, 4, 3), groups = c("u", "u", "v", "v", "v")),
+                   c(1.5, 1.5, 4, 4, 4))
+  expect_identical(isotonic(c(5, 1, 4, 2), groups = c(1, 2, 1, 2)), c(4.5, 1, 4.5, 2))
+  expect_identical(isotonic(c(3, 1), groups = c("a", "b")), c(3, 1))
+  # zero weights inside a group follow the rule within that group
+  expect_identical(isotonic(c(1, 9, 7, 2, 0, 4), weights = c(1, 0, 1, 1, 1, 0),
+                            groups = c("a", "a", "b", "a", "b", "b")),
+                   c(1, 2, 3.5, 2, 3.5, 3.5))
+})
+
+test_that("options(gpuiso.threads) 1 and 2 give identical results", {
+  set.seed(10)
+  y <- matrix(rnorm(2e5), 20, 1e4)
+  w <- matrix(runif(2e5, 0.1, 1.1), 20, 1e4)
+  g <- sample.int(500L, 2e5, TRUE)
+  yv <- as.vector(y)
+  one <- with_opts(list(gpuiso.threads = 1L),
+                   list(isotonic(y), isotonic(y, w, decreasing = TRUE),
+                        isotonic(yv, groups = g)))
+  two <- with_opts(list(gpuiso.threads = 2L),
+                   list(isotonic(y), isotonic(y, w, decreasing = TRUE),
+                        isotonic(yv, groups = g)))
+  expect_identical(one, two)
+})
+
+test_that("inputs are never modified", {
+  set.seed(11)
+  y <- rnorm(50); w <- runif(50); g <- sample(c("a", "b"), 50, TRUE)
+  y0 <- y + 0; w0 <- w + 0; g0 <- paste0(g, "")
+  m <- matrix(rnorm(60), 10); m0 <- m + 0
+  mw <- matrix(runif(60), 10); mw0 <- mw + 0
+  z <- isotonic(y, w)
+  z <- isotonic(y, w, decreasing = TRUE)
+  z <- isotonic(y, w, groups = g)
+  z <- isotonic(m, mw)
+  z <- isotonic(m, mw[, 1])
+  z <- isotonic_vjp(y, grad = w, weights = w, groups = g)
+  expect_identical(y, y0)
+  expect_identical(w, w0)
+  expect_identical(g, g0)
+  expect_identical(m, m0)
+  expect_identical(mw, mw0)
+  # the result is a new vector, not the input
+  s <- sort(rnorm(20)); s0 <- s + 0
+  zs <- isotonic(s)
+  zs[1] <- 100
+  expect_identical(s, s0)
+})
+
+test_that("device = 'cpu' and 'auto' give the same fit", {
+  set.seed(12)
+  y <- rnorm(300); w <- runif(300)
+  expect_identical(isotonic(y, w, device = "cpu"), isotonic(y, w, device = "auto"))
+  expect_identical(with_opts(list(gpuiso.device = "cpu"), isotonic(y, w)),
+                   isotonic(y, w, device = "auto"))
+})
