@@ -75,6 +75,7 @@ check_weights_positive <- function(w, offsets, labels, call) {
 # The number of threads from options(gpuiso.threads).
 resolve_threads <- function() {
   t <- getOption("gpuiso.threads", 2L)
+  if (is.integer(t) && length(t) == 1L && !is.na(t) && t >= 1L) return(t)
   if (!is.numeric(t) || length(t) != 1L || is.na(t) || t < 1 || t != trunc(t)) {
     stop(errorCondition(
       "`options(gpuiso.threads)` must be a positive whole number.",

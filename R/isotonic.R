@@ -54,6 +54,14 @@
 isotonic <- function(y, weights = NULL, decreasing = FALSE,
                      device = getOption("gpuiso.device", "auto"),
                      groups = NULL) {
+  # One plain vector, the commonest call: validated and fitted in C at once,
+  # the full path below only when something needs preparing or is wrong.
+  if (is.null(groups) && is.null(attributes(y)) && is.null(attributes(weights)) &&
+      (identical(decreasing, FALSE) || identical(decreasing, TRUE)) &&
+      (identical(device, "auto") || identical(device, "cpu"))) {
+    fit <- .Call(ffi_isotonic_quick, y, weights, decreasing)
+    if (!is.null(fit)) return(fit)
+  }
   call <- sys.call()
   layout <- layout_problems(y, weights, groups, call)
   check_flag(decreasing, "decreasing", call)

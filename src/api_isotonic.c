@@ -80,3 +80,31 @@ SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
   UNPROTECT(nprotect);
   return out;
 }
+
+/* The common case without any R-level preparation: one problem, y a double
+ * vector, w NULL or a double vector of the same length. Returns the fit, or
+ * NULL when any input is invalid, so that the R layer can take its full
+ * path and raise the error that names the argument and position. */
+SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing)
+{
+  if (TYPEOF(y) != REALSXP) return R_NilValue;
+  R_xlen_t n = Rf_xlength(y);
+  if (gi_first_invalid(REAL(y), n, 0) >= 0) return R_NilValue;
+  const double *wp = NULL;
+  gi_idx off[2] = {0, (gi_idx) n};
+  if (!Rf_isNull(w)) {
+    if (TYPEOF(w) != REALSXP || Rf_xlength(w) != n) return R_NilValue;
+    wp = REAL(w);
+    if (gi_first_invalid(wp, n, 1) >= 0 || gi_first_weightless(wp, off, 1) >= 0)
+      return R_NilValue;
+  }
+  SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
+  gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
+  gi_idx bad;
+  gi_status r = gi_isotonic_batch(REAL(y), wp, off, 1,
+                                  Rf_asLogical(decreasing) == TRUE, 1,
+                                  REAL(fit), NULL, &bad);
+  UNPROTECT(1);
+  if (r != GI_OK) gi_stop_status(r, bad);
+  return fit;
+}

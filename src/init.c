@@ -7,6 +7,7 @@
 
 static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_isotonic_fit, 6),
+  CALLDEF(ffi_isotonic_quick, 3),
   CALLDEF(ffi_isotonic_vjp, 8),
   CALLDEF(ffi_first_invalid, 2),
   CALLDEF(ffi_first_weightless, 2),
