@@ -26,7 +26,10 @@ SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
 
   int nprotect = 0;
   SEXP fit = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
-  gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
+  /* One problem is solved by one thread: huge pages save it most of its
+   * page faults. Threads sharing fresh huge pages wait on each other, so
+   * batches are left to ordinary pages. */
+  if (nprob == 1) gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
   SEXP st = R_NilValue;
   if (Rf_asLogical(want_starts) == TRUE) {
     st = PROTECT(Rf_allocVector(RAWSXP, n)); nprotect++;
@@ -64,11 +67,11 @@ SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
 
   int nprotect = 0;
   SEXP dy = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
-  gi_hint_huge(REAL(dy), (size_t) n * sizeof(double));
+  if (nprob == 1) gi_hint_huge(REAL(dy), (size_t) n * sizeof(double));
   SEXP dw = R_NilValue;
   if (Rf_asLogical(want_dw) == TRUE) {
     dw = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
-    gi_hint_huge(REAL(dw), (size_t) n * sizeof(double));
+    if (nprob == 1) gi_hint_huge(REAL(dw), (size_t) n * sizeof(double));
   }
   gi_isotonic_vjp_batch(REAL(y), wp, REAL(fit), RAW(starts), REAL(grad), off,
                         nprob, Rf_asInteger(threads), REAL(dy),
