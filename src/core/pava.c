@@ -37,14 +37,19 @@ static inline void two_sum(double a, double b, double *s, double *e)
   *s = t;
 }
 
-/* The rounding error of p = a * b, exactly (Dekker's product; no FMA is
- * assumed, as R's default flags target processors without one). */
+/* The rounding error of p = a * b, exactly: one fused multiply-add where
+ * the compiler may use one (-mfma and the like), else Dekker's product, as
+ * R's default flags target processors without FMA. */
 static inline double two_prod_err(double a, double b, double p)
 {
+#ifdef FP_FAST_FMA
+  return fma(a, b, -p);
+#else
   const double split = 134217729.0; /* 2^27 + 1 */
   double ca = split * a, ah = ca - (ca - a), al = a - ah;
   double cb = split * b, bh = cb - (cb - b), bl = b - bh;
   return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+#endif
 }
 
 /* The stack of blocks. The hi parts of the sums of w*y live in the output
