@@ -121,10 +121,9 @@ static int sums_geq(double sah, double sal, double wah, double wal,
  * number of blocks (0 when every weight is zero), or -1 when memory runs
  * out. Decisions are taken on the hi parts of the sums, by cross
  * multiplication, unless they agree to 30 bits; then the full sums decide
- * (sums_geq()). A point of zero weight
- * decides nothing: it joins the block of the next positive-weight point
- * (`pend` remembers where such points began); trailing ones stay in the
- * last block. */
+ * (sums_geq()). A point of zero weight decides nothing: it joins the block
+ * of the next positive-weight point (`pend` remembers where such points
+ * began); trailing ones stay in the last block. */
 static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
                                          gi_idx n, double sy, double sw,
                                          double *shi, workspace *ws)
