@@ -279,3 +279,16 @@ test_that("device = 'cpu' and 'auto' give the same fit", {
   expect_identical(with_opts(list(gpuiso.device = "cpu"), isotonic(y, w)),
                    isotonic(y, w, device = "auto"))
 })
+
+test_that("long vectors (length > 2^31 - 1) are fitted", {
+  # 2 x 17 GB: run by hand on a machine with 48 GB or more.
+  skip_if_not(identical(Sys.getenv("GPUISO_TEST_LONG"), "true"),
+              "set GPUISO_TEST_LONG=true to fit a vector longer than 2^31 - 1")
+  n <- 2^31 + 5
+  y <- rep_len(c(1, 0), n) # pairs pool to 0.5; the odd last 1 stays alone
+  z <- isotonic(y)
+  expect_identical(length(z), n)
+  expect_identical(z[c(1, 2, n - 1)], c(0.5, 0.5, 0.5))
+  expect_identical(z[n], 1)
+  expect_false(is.unsorted(z[seq(1, n, by = 2^20)]))
+})
