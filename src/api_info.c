@@ -1,5 +1,7 @@
 /* .Call glue reporting how the package was built. */
+#include <stdio.h>
 #include "gpuiso.h"
+#include "cuda/gi_cuda.h"
 
 #ifdef GPUISO_HAVE_CONFIG_H
 #include "config.h" /* written by configure */
@@ -29,5 +31,47 @@ SEXP ffi_build_info(void)
   SET_VECTOR_ELT(out, 4, Rf_ScalarLogical(gi_have_openmp()));
   SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(gi_threads_cap(1 << 20)));
   UNPROTECT(1);
+  return out;
+}
+
+/* What the CUDA runtime sees now: list(count, reason, runtime, driver,
+ * name, memory, cc), the last three one entry per device. count is -1 when
+ * the runtime cannot answer (no driver, no device, not compiled), with the
+ * reason. Nothing is cached, and nothing is started on a device. */
+SEXP ffi_gpu_probe(void)
+{
+  char msg[256] = "";
+  int n = gi_cuda_device_count(msg, sizeof(msg));
+  int m = n > 0 ? n : 0;
+  const char *names[] = {"count", "reason", "runtime", "driver", "name",
+                         "memory", "cc", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SEXP nm = PROTECT(Rf_allocVector(STRSXP, m));
+  SEXP mem = PROTECT(Rf_allocVector(REALSXP, m));
+  SEXP cc = PROTECT(Rf_allocVector(STRSXP, m));
+  for (int d = 0; d < m; d++) {
+    char name[256] = "", ccs[32] = "", why[256] = "";
+    double bytes = NA_REAL;
+    int major = 0, minor = 0;
+    if (gi_cuda_device_props(d, name, sizeof(name), &bytes, &major, &minor,
+                             why, sizeof(why)) == 0) {
+      snprintf(ccs, sizeof(ccs), "%d.%d", major, minor);
+      SET_STRING_ELT(nm, d, Rf_mkChar(name));
+      SET_STRING_ELT(cc, d, Rf_mkChar(ccs));
+    } else {
+      SET_STRING_ELT(nm, d, NA_STRING);
+      SET_STRING_ELT(cc, d, NA_STRING);
+      bytes = NA_REAL;
+    }
+    REAL(mem)[d] = bytes;
+  }
+  SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(n));
+  SET_VECTOR_ELT(out, 1, Rf_mkString(msg));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(gi_cuda_runtime_version()));
+  SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(gi_cuda_driver_version()));
+  SET_VECTOR_ELT(out, 4, nm);
+  SET_VECTOR_ELT(out, 5, mem);
+  SET_VECTOR_ELT(out, 6, cc);
+  UNPROTECT(4);
   return out;
 }

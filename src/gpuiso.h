@@ -31,5 +31,6 @@ SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
 SEXP ffi_first_invalid(SEXP x, SEXP nonneg);
 SEXP ffi_first_weightless(SEXP w, SEXP offsets);
 SEXP ffi_build_info(void);
+SEXP ffi_gpu_probe(void);
 
 #endif

@@ -12,6 +12,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_first_invalid, 2),
   CALLDEF(ffi_first_weightless, 2),
   CALLDEF(ffi_build_info, 0),
+  CALLDEF(ffi_gpu_probe, 0),
   {NULL, NULL, 0}
 };
 

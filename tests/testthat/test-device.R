@@ -54,3 +54,25 @@ test_that("device = 'cpu' and 'auto' work everywhere and agree", {
   expect_true(fa$device %in% c("cpu", "gpu"))
   expect_identical(with_opts(list(gpuiso.device = "cpu"), isotonic(y)), isotonic(y))
 })
+
+test_that("gpu_info() lists the devices the CUDA runtime sees, and says why not", {
+  info <- gpu_info()
+  expect_s3_class(info$devices, "data.frame")
+  expect_named(info$devices, c("name", "memory", "cc"))
+  expect_true(is.character(info$runtime) && length(info$runtime) == 1L)
+  expect_true(is.character(info$driver) && length(info$driver) == 1L)
+  if (!info$cuda_compiled) {
+    expect_identical(nrow(info$devices), 0L)
+    expect_true(is.na(info$runtime))
+  } else {
+    expect_match(info$runtime, "^[0-9]+\\.[0-9]+$")
+    if (nrow(info$devices) > 0L) {
+      expect_true(all(info$devices$memory > 0))
+      expect_match(info$devices$cc, "^[0-9]+\\.[0-9]+$")
+      expect_output(print(info), "device 0:")
+    }
+  }
+  # no engine on the GPU yet: never available, always a reason
+  expect_false(info$available)
+  expect_true(nzchar(info$reason))
+})
