@@ -13,8 +13,8 @@
 extern "C" {
 #endif
 
-/* Devices usable now (>= 0), or -1 with the reason in msg. Asks the
- * driver on every call (nothing is cached: a driver can appear or go). */
+/* Devices usable now (>= 0), or -1 with the reason in msg. Asks the CUDA
+ * runtime on every call; gpuiso itself caches nothing. */
 int gi_cuda_device_count(char *msg, size_t len);
 
 /* Name, total memory in bytes and compute capability of device `dev`;
