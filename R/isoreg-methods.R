@@ -90,12 +90,11 @@ print.summary.gpuiso_isoreg <- function(x, digits = max(3L, getOption("digits") 
 }
 
 #' @rdname gpuiso_isoreg-methods
-
 #' @export
 as.stepfun.gpuiso_isoreg <- function(x, ...) {
   k <- x$knots
   if (nrow(k) == 0L) stop("cannot make a step function of an empty fit")
-  end <- c(which(diff(k$fit) != 0), nrow(k))
+  end <- block_ends(k)
   sf <- stats::stepfun(k$x[end], c(k$fit[end], k$fit[nrow(k)]), right = TRUE)
   attr(sf, "call") <- x$call
   sf
@@ -105,15 +104,18 @@ as.stepfun.gpuiso_isoreg <- function(x, ...) {
 #' @export
 nobs.gpuiso_isoreg <- function(object, ...) length(object$y)
 
+# Rows of the table of distinct x (`knots`) where a block of the fit ends:
+# neighbouring distinct x with equal fitted values are one block.
+block_ends <- function(k) {
+  if (nrow(k) == 0L) return(integer())
+  c(which(diff(k$fit) != 0), nrow(k))
+}
+
 # One row per block of the fit: its x range, value and total weight.
 block_table <- function(k) {
-  if (nrow(k) == 0L) {
-    return(data.frame(from = numeric(), to = numeric(), value = numeric(),
-                      weight = numeric()))
-  }
-  id <- cumsum(c(TRUE, diff(k$fit) != 0))
-  first <- !duplicated(id)
-  last <- !duplicated(id, fromLast = TRUE)
-  data.frame(from = k$x[first], to = k$x[last], value = k$fit[first],
+  end <- block_ends(k)
+  first <- utils::head(c(1L, end + 1L), length(end))
+  id <- rep.int(seq_along(end), end - first + 1L)
+  data.frame(from = k$x[first], to = k$x[end], value = k$fit[end],
              weight = as.vector(rowsum(k$w, id, reorder = FALSE)))
 }

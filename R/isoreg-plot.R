@@ -53,7 +53,7 @@ lines.gpuiso_isoreg <- function(x, col = "firebrick", lwd = 2,
   if (nrow(k) == 0L) return(invisible(x))
   graphics::lines(k$x, k$fit, type = "S", col = col, lwd = lwd, ...)
   if (do.points) {
-    end <- c(which(diff(k$fit) != 0), nrow(k))
+    end <- block_ends(k)
     graphics::points(k$x[end], k$fit[end], col = col, pch = pch)
   }
   invisible(x)

@@ -13,29 +13,18 @@ static gi_idx piece_end(const gi_idx *off, gi_idx nprob, gi_idx b0)
   return b1;
 }
 
-SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
-                      SEXP want_starts, SEXP threads)
+/* The fit of a batch, piece by piece; `st` is NULL or a raw vector for the
+ * block-start flags. Returns the fit, unprotected. */
+static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
+                      gi_idx nprob, int dec, int nt, SEXP st)
 {
-  if (TYPEOF(y) != REALSXP) gi_internal_error("y must be a double vector");
   R_xlen_t n = Rf_xlength(y);
-  gi_idx nprob;
-  const gi_idx *off = gi_offsets_arg(offsets, n, &nprob);
-  const double *wp = gi_weights_arg(w, n);
-  int dec = Rf_asLogical(decreasing) == TRUE;
-  int nt = Rf_asInteger(threads);
-
-  int nprotect = 0;
-  SEXP fit = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
+  SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
   /* One problem is solved by one thread: huge pages save it most of its
    * page faults. Threads sharing fresh huge pages wait on each other, so
    * batches are left to ordinary pages. */
   if (nprob == 1) gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
-  SEXP st = R_NilValue;
-  if (Rf_asLogical(want_starts) == TRUE) {
-    st = PROTECT(Rf_allocVector(RAWSXP, n)); nprotect++;
-  }
-  unsigned char *stp = st == R_NilValue ? NULL : RAW(st);
-
+  unsigned char *stp = Rf_isNull(st) ? NULL : RAW(st);
   for (gi_idx b0 = 0, b1; b0 < nprob; b0 = b1) {
     gi_idx bad;
     b1 = piece_end(off, nprob, b0);
@@ -44,11 +33,28 @@ SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
     if (r != GI_OK) gi_stop_status(r, b0 + bad);
     if (b1 < nprob) R_CheckUserInterrupt();
   }
+  UNPROTECT(1);
+  return fit;
+}
 
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2)); nprotect++;
+SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
+                      SEXP want_starts, SEXP threads)
+{
+  if (TYPEOF(y) != REALSXP) gi_internal_error("y must be a double vector");
+  R_xlen_t n = Rf_xlength(y);
+  gi_idx nprob;
+  const gi_idx *off = gi_offsets_arg(offsets, n, &nprob);
+  const double *wp = gi_weights_arg(w, n);
+
+  SEXP st = PROTECT(Rf_asLogical(want_starts) == TRUE
+                        ? Rf_allocVector(RAWSXP, n) : R_NilValue);
+  SEXP fit = PROTECT(fit_batch(y, wp, off, nprob,
+                               Rf_asLogical(decreasing) == TRUE,
+                               Rf_asInteger(threads), st));
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
   SET_VECTOR_ELT(out, 0, fit);
   SET_VECTOR_ELT(out, 1, st);
-  UNPROTECT(nprotect);
+  UNPROTECT(3);
   return out;
 }
 
@@ -101,13 +107,6 @@ SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing)
     if (gi_first_invalid(wp, n, 1) >= 0 || gi_first_weightless(wp, off, 1) >= 0)
       return R_NilValue;
   }
-  SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
-  gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
-  gi_idx bad;
-  gi_status r = gi_isotonic_batch(REAL(y), wp, off, 1,
-                                  Rf_asLogical(decreasing) == TRUE, 1,
-                                  REAL(fit), NULL, &bad);
-  UNPROTECT(1);
-  if (r != GI_OK) gi_stop_status(r, bad);
-  return fit;
+  return fit_batch(y, wp, off, 1, Rf_asLogical(decreasing) == TRUE, 1,
+                   R_NilValue);
 }

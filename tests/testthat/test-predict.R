@@ -1,15 +1,27 @@
 # predict(): step function (as.stepfun convention) and linear interpolation,
 # clipping or NA outside the range, NA in, monotone out.
 
+# A random fit for a trial: continuous x on odd trials, else x drawn from
+# 1..ties (tied x); weights on every third trial, some of them zero when
+# `zeros`.
+random_fit <- function(trial, ties, zeros, dec) {
+  n <- sample(1:100, 1L)
+  x <- if (trial %% 2L) runif(n) else as.double(sample(seq_len(ties), n, TRUE))
+  y <- rnorm(n)
+  w <- NULL
+  if (trial %% 3L == 0L) {
+    w <- if (zeros) runif(n) * (runif(n) < 0.7) else runif(n, 0.1, 2)
+    if (!any(w > 0)) w[1] <- 1
+  }
+  list(x = x, fit = isoreg(x, y, weights = w, decreasing = dec))
+}
+
 test_that("constant interpolation is the as.stepfun step function (right-closed)", {
   set.seed(51)
   for (trial in 1:40) {
-    n <- sample(1:100, 1L)
-    x <- if (trial %% 2L) runif(n) else as.double(sample(1:20, n, TRUE))
-    y <- rnorm(n)
-    w <- if (trial %% 3L == 0L) runif(n, 0.1, 2) else NULL
-    dec <- trial %% 4L == 0L
-    f <- isoreg(x, y, weights = w, decreasing = dec)
+    r <- random_fit(trial, ties = 20L, zeros = FALSE, dec = trial %% 4L == 0L)
+    x <- r$x
+    f <- r$fit
     ux <- sort(unique(x))
     t <- c(ux, runif(50, min(x) - 1, max(x) + 1), -Inf, Inf)
     expect_identical(predict(f, t), as.stepfun(f)(t))
@@ -81,13 +93,10 @@ test_that("linear interpolation between the fitted values at distinct x", {
 test_that("predictions are monotone in the direction of the fit", {
   set.seed(54)
   for (trial in 1:60) {
-    n <- sample(1:100, 1L)
-    x <- if (trial %% 2L) runif(n) else as.double(sample(1:10, n, TRUE))
-    y <- rnorm(n)
-    w <- if (trial %% 3L == 0L) runif(n) * (runif(n) < 0.7) else NULL
-    if (!is.null(w) && !any(w > 0)) w[1] <- 1
     dec <- trial %% 4L < 2L
-    f <- isoreg(x, y, weights = w, decreasing = dec)
+    r <- random_fit(trial, ties = 10L, zeros = TRUE, dec = dec)
+    x <- r$x
+    f <- r$fit
     t <- sort(c(runif(200, min(x) - 0.5, max(x) + 0.5), x))
     for (interp in c("constant", "linear")) {
       p <- predict(f, t, interpolation = interp)
