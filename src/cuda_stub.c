@@ -5,9 +5,15 @@
 
 static const char *why = "gpuiso was built without CUDA";
 
-int gi_cuda_device_count(char *msg, size_t len)
+static int absent(char *msg, size_t len)
 {
   if (msg != NULL && len > 0) snprintf(msg, len, "%s", why);
+  return GI_CUDA_ABSENT;
+}
+
+int gi_cuda_device_count(char *msg, size_t len)
+{
+  absent(msg, len);
   return -1;
 }
 
@@ -17,9 +23,56 @@ int gi_cuda_device_props(int dev, char *name, size_t name_len,
 {
   (void) dev; (void) name; (void) name_len;
   (void) mem_bytes; (void) cc_major; (void) cc_minor;
-  if (msg != NULL && len > 0) snprintf(msg, len, "%s", why);
+  absent(msg, len);
   return -1;
 }
 
 int gi_cuda_runtime_version(void) { return 0; }
 int gi_cuda_driver_version(void) { return 0; }
+
+int gi_cuda_fit_host(const double *y, const double *w, const int64_t *off,
+                     int64_t nprob, int decreasing, int single, double *fit,
+                     unsigned char *starts, char *msg, size_t len)
+{
+  (void) y; (void) w; (void) off; (void) nprob; (void) decreasing;
+  (void) single; (void) fit; (void) starts;
+  return absent(msg, len);
+}
+
+int gi_cuda_fit_device(const void *y, const void *w, const int64_t *off,
+                       int64_t nprob, int decreasing, int single, void *fit,
+                       unsigned char *starts, void *stream, char *msg,
+                       size_t len)
+{
+  (void) y; (void) w; (void) off; (void) nprob; (void) decreasing;
+  (void) single; (void) fit; (void) starts; (void) stream;
+  return absent(msg, len);
+}
+
+int gi_cuda_vjp_host(const double *y, const double *w, const double *fit,
+                     const unsigned char *starts, const double *grad,
+                     const int64_t *off, int64_t nprob, int single,
+                     double *dy, double *dw, char *msg, size_t len)
+{
+  (void) y; (void) w; (void) fit; (void) starts; (void) grad; (void) off;
+  (void) nprob; (void) single; (void) dy; (void) dw;
+  return absent(msg, len);
+}
+
+int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
+                  int64_t nprob, int decreasing, int single, int reps,
+                  double *ms, char *msg, size_t len)
+{
+  (void) y; (void) w; (void) off; (void) nprob; (void) decreasing;
+  (void) single; (void) reps; (void) ms;
+  return absent(msg, len);
+}
+
+int gi_cuda_memory(double *held, double *free_bytes, double *total_bytes,
+                   char *msg, size_t len)
+{
+  *held = 0; *free_bytes = 0; *total_bytes = 0;
+  return absent(msg, len);
+}
+
+void gi_cuda_release(void) {}

@@ -32,5 +32,14 @@ SEXP ffi_first_invalid(SEXP x, SEXP nonneg);
 SEXP ffi_first_weightless(SEXP w, SEXP offsets);
 SEXP ffi_build_info(void);
 SEXP ffi_gpu_probe(void);
+SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
+                 SEXP want_starts, SEXP single);
+SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
+                 SEXP offsets, SEXP want_dw, SEXP single);
+SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
+                   SEXP single, SEXP reps);
+SEXP ffi_gpu_memory(void);
+SEXP ffi_gpu_release(void);
+SEXP ffi_as_single(SEXP x);
 
 #endif

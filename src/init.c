@@ -13,6 +13,12 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_first_weightless, 2),
   CALLDEF(ffi_build_info, 0),
   CALLDEF(ffi_gpu_probe, 0),
+  CALLDEF(ffi_gpu_fit, 6),
+  CALLDEF(ffi_gpu_vjp, 8),
+  CALLDEF(ffi_gpu_bench, 6),
+  CALLDEF(ffi_gpu_memory, 0),
+  CALLDEF(ffi_gpu_release, 0),
+  CALLDEF(ffi_as_single, 1),
   {NULL, NULL, 0}
 };
 

@@ -8,6 +8,7 @@
 #define GPUISO_CUDA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,67 @@ int gi_cuda_device_props(int dev, char *name, size_t name_len,
  * them (1000 * major + 10 * minor); 0 when unknown. */
 int gi_cuda_runtime_version(void);
 int gi_cuda_driver_version(void);
+
+/* What an engine call returns; anything but GI_CUDA_OK comes with the
+ * reason, and advice, in msg. */
+enum {
+  GI_CUDA_OK = 0,
+  GI_CUDA_NOMEM = 1,   /* device (or pinned host) memory ran out */
+  GI_CUDA_FAILED = 2,  /* any other CUDA error */
+  GI_CUDA_ABSENT = 3,  /* not compiled, or no usable device */
+  GI_CUDA_RANGE = 4    /* sums beyond double range: solve on the CPU */
+};
+
+/*
+ * The forward pass of a batch in host memory: problem b is
+ * y[off[b] .. off[b+1]), 0 = off[0] <= ... <= off[nprob]. w is NULL (unit
+ * weights) or finite and >= 0 with no problem all zero (the glue checks);
+ * values finite. single = 1 moves and stores the values as float32.
+ * fit gets the fit; starts, when not NULL, one byte per element, 1 where
+ * a block starts. The device workspace is kept for the next call.
+ */
+int gi_cuda_fit_host(const double *y, const double *w, const int64_t *off,
+                     int64_t nprob, int decreasing, int single, double *fit,
+                     unsigned char *starts, char *msg, size_t len);
+
+/*
+ * The same on data already on the device: y, w (or NULL) and fit are
+ * device pointers to float (single = 1) or double, starts a device pointer
+ * or NULL; off stays in host memory (the plan is made on the host). Weights
+ * must be > 0. `stream` is a cudaStream_t or NULL for the default stream;
+ * the call returns when the work on it is done.
+ */
+int gi_cuda_fit_device(const void *y, const void *w, const int64_t *off,
+                       int64_t nprob, int decreasing, int single, void *fit,
+                       unsigned char *starts, void *stream, char *msg,
+                       size_t len);
+
+/*
+ * The backward pass from host memory: with the fit and the block starts of
+ * the forward pass, dy = w G / W and, when dw is not NULL,
+ * dw = (y - fit) G / W, G and W the block sums of grad and w.
+ */
+int gi_cuda_vjp_host(const double *y, const double *w, const double *fit,
+                     const unsigned char *starts, const double *grad,
+                     const int64_t *off, int64_t nprob, int single,
+                     double *dy, double *dw, char *msg, size_t len);
+
+/*
+ * Kernel time of the forward pass: the batch is copied to the device once,
+ * solved once to warm up, then `reps` times, each timed with CUDA events
+ * into ms[]. For benchmarks.
+ */
+int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
+                  int64_t nprob, int decreasing, int single, int reps,
+                  double *ms, char *msg, size_t len);
+
+/* Bytes of device memory the workspace holds now, and the device's free
+ * and total memory (cudaMemGetInfo). */
+int gi_cuda_memory(double *held, double *free_bytes, double *total_bytes,
+                   char *msg, size_t len);
+
+/* Give the workspace back to the device. */
+void gi_cuda_release(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,209 @@
+/* .Call glue for the GPU engine (cuda/gi_cuda.h). Each entry returns its
+ * results with an `error` element: NULL, or the engine's message, which the
+ * R layer raises as a classed condition. The R layer has validated every
+ * argument. */
+#include <string.h>
+#include "gpuiso.h"
+#include "cuda/gi_cuda.h"
+
+static SEXP engine_error(int status, const char *msg)
+{
+  if (status == GI_CUDA_OK) return R_NilValue;
+  return Rf_mkString(msg);
+}
+
+/* Zero weights: the engine takes positive weights only, so such points are
+ * left out and then take the fit of the next positive-weight point of their
+ * problem (of the last one when none follows), as on the CPU. A block that
+ * such a run precedes starts at the run's first point. */
+typedef struct {
+  double *y, *w;
+  gi_idx *off;
+  gi_idx n;
+} compressed;
+
+static int has_zero(const double *w, R_xlen_t n)
+{
+  if (w == NULL) return 0;
+  for (R_xlen_t i = 0; i < n; i++)
+    if (w[i] == 0.0) return 1;
+  return 0;
+}
+
+static compressed compress(const double *y, const double *w,
+                           const gi_idx *off, gi_idx nprob)
+{
+  compressed c;
+  gi_idx n = off[nprob], k = 0;
+  c.y = (double *) R_alloc((size_t) n > 0 ? (size_t) n : 1, sizeof(double));
+  c.w = (double *) R_alloc((size_t) n > 0 ? (size_t) n : 1, sizeof(double));
+  c.off = (gi_idx *) R_alloc((size_t) nprob + 1, sizeof(gi_idx));
+  c.off[0] = 0;
+  for (gi_idx b = 0; b < nprob; b++) {
+    for (gi_idx i = off[b]; i < off[b + 1]; i++) {
+      if (w[i] > 0.0) {
+        c.y[k] = y[i];
+        c.w[k] = w[i];
+        k++;
+      }
+    }
+    c.off[b + 1] = k;
+  }
+  c.n = k;
+  return c;
+}
+
+static void expand(const double *w, const gi_idx *off, gi_idx nprob,
+                   const compressed *c, const double *cfit,
+                   const unsigned char *cst, double *fit, unsigned char *st)
+{
+  for (gi_idx b = 0; b < nprob; b++) {
+    gi_idx j = c->off[b], jend = c->off[b + 1], run = -1;
+    for (gi_idx i = off[b]; i < off[b + 1]; i++) {
+      if (w[i] > 0.0) {
+        fit[i] = cfit[j];
+        if (st != NULL) {
+          st[i] = run >= 0 ? 0 : cst[j];
+          if (run >= 0) st[run] = cst[j];
+        }
+        run = -1;
+        j++;
+      } else {
+        fit[i] = cfit[j < jend ? j : jend - 1];
+        if (st != NULL) st[i] = 0;
+        if (run < 0 && j < jend) run = i;
+      }
+    }
+  }
+}
+
+SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
+                 SEXP want_starts, SEXP single)
+{
+  if (TYPEOF(y) != REALSXP) gi_internal_error("y must be a double vector");
+  R_xlen_t n = Rf_xlength(y);
+  gi_idx nprob;
+  const gi_idx *off = gi_offsets_arg(offsets, n, &nprob);
+  const double *wp = gi_weights_arg(w, n);
+  int dec = Rf_asLogical(decreasing) == TRUE;
+  int sgl = Rf_asLogical(single) == TRUE;
+
+  SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
+  SEXP st = PROTECT(Rf_asLogical(want_starts) == TRUE
+                        ? Rf_allocVector(RAWSXP, n) : R_NilValue);
+  unsigned char *stp = Rf_isNull(st) ? NULL : RAW(st);
+  char msg[1024] = "";
+  int status;
+  if (has_zero(wp, n)) {
+    compressed c = compress(REAL(y), wp, off, nprob);
+    double *cfit = (double *) R_alloc((size_t) c.n + 1, sizeof(double));
+    unsigned char *cst = stp == NULL ? NULL
+                                     : (unsigned char *) R_alloc((size_t) c.n + 1, 1);
+    status = gi_cuda_fit_host(c.y, c.w, c.off, nprob, dec, sgl, cfit, cst,
+                              msg, sizeof(msg));
+    if (status == GI_CUDA_OK)
+      expand(wp, off, nprob, &c, cfit, cst, REAL(fit), stp);
+  } else {
+    status = gi_cuda_fit_host(REAL(y), wp, off, nprob, dec, sgl, REAL(fit),
+                              stp, msg, sizeof(msg));
+  }
+  const char *names[] = {"fit", "starts", "error", "status", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, fit);
+  SET_VECTOR_ELT(out, 1, st);
+  SET_VECTOR_ELT(out, 2, engine_error(status, msg));
+  SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(status));
+  UNPROTECT(3);
+  return out;
+}
+
+SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
+                 SEXP offsets, SEXP want_dw, SEXP single)
+{
+  R_xlen_t n = Rf_xlength(y);
+  if (TYPEOF(y) != REALSXP || TYPEOF(fit) != REALSXP ||
+      TYPEOF(starts) != RAWSXP || TYPEOF(grad) != REALSXP ||
+      Rf_xlength(fit) != n || Rf_xlength(starts) != n ||
+      Rf_xlength(grad) != n)
+    gi_internal_error("y, fit, starts and grad must match");
+  gi_idx nprob;
+  const gi_idx *off = gi_offsets_arg(offsets, n, &nprob);
+  const double *wp = gi_weights_arg(w, n);
+  int nprotect = 0;
+  SEXP dy = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
+  SEXP dw = R_NilValue;
+  if (Rf_asLogical(want_dw) == TRUE) {
+    dw = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
+  }
+  char msg[1024] = "";
+  int status = gi_cuda_vjp_host(REAL(y), wp, REAL(fit), RAW(starts),
+                                REAL(grad), off, nprob,
+                                Rf_asLogical(single) == TRUE, REAL(dy),
+                                dw == R_NilValue ? NULL : REAL(dw), msg,
+                                sizeof(msg));
+  const char *names[] = {"y", "weights", "error", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)); nprotect++;
+  SET_VECTOR_ELT(out, 0, dy);
+  SET_VECTOR_ELT(out, 1, dw);
+  SET_VECTOR_ELT(out, 2, engine_error(status, msg));
+  UNPROTECT(nprotect);
+  return out;
+}
+
+SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
+                   SEXP single, SEXP reps)
+{
+  if (TYPEOF(y) != REALSXP) gi_internal_error("y must be a double vector");
+  R_xlen_t n = Rf_xlength(y);
+  gi_idx nprob;
+  const gi_idx *off = gi_offsets_arg(offsets, n, &nprob);
+  const double *wp = gi_weights_arg(w, n);
+  int r = Rf_asInteger(reps);
+  if (r < 1 || r == NA_INTEGER) gi_internal_error("reps must be >= 1");
+  SEXP ms = PROTECT(Rf_allocVector(REALSXP, r));
+  char msg[1024] = "";
+  int status = gi_cuda_bench(REAL(y), wp, off, nprob,
+                             Rf_asLogical(decreasing) == TRUE,
+                             Rf_asLogical(single) == TRUE, r, REAL(ms), msg,
+                             sizeof(msg));
+  const char *names[] = {"ms", "error", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, ms);
+  SET_VECTOR_ELT(out, 1, engine_error(status, msg));
+  UNPROTECT(2);
+  return out;
+}
+
+SEXP ffi_gpu_memory(void)
+{
+  double held = 0, fr = 0, tot = 0;
+  char msg[1024] = "";
+  int status = gi_cuda_memory(&held, &fr, &tot, msg, sizeof(msg));
+  const char *names[] = {"workspace", "free", "total", "error", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, Rf_ScalarReal(held));
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(status == GI_CUDA_OK ? fr : NA_REAL));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(status == GI_CUDA_OK ? tot : NA_REAL));
+  SET_VECTOR_ELT(out, 3, engine_error(status, msg));
+  UNPROTECT(1);
+  return out;
+}
+
+SEXP ffi_gpu_release(void)
+{
+  gi_cuda_release();
+  return R_NilValue;
+}
+
+/* Values rounded to float32 and back: what precision = "single" sees. */
+SEXP ffi_as_single(SEXP x)
+{
+  if (TYPEOF(x) != REALSXP) gi_internal_error("x must be a double vector");
+  R_xlen_t n = Rf_xlength(x);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
+  const double *px = REAL(x);
+  double *po = REAL(out);
+  for (R_xlen_t i = 0; i < n; i++) po[i] = (double) (float) px[i];
+  UNPROTECT(1);
+  return out;
+}

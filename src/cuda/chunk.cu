@@ -1,0 +1,273 @@
+/*
+ * gpuiso CUDA engine, first stage: the hull of each chunk (paper, 3.1-3.3,
+ * 3.5). A warp takes 32 lanes of 32 elements. Each lane forms the running
+ * sums of its elements (pairs, chunk-relative) and the lower hull of its
+ * 33 points with the monotone chain, its stack a bit mask. The lanes of a
+ * chunk then merge their hulls pairwise in five rounds, walking from the
+ * shared point to the bridge and clearing the bits under it. A chunk that
+ * is a whole problem is fitted right here; a chunk of a long problem writes
+ * its hull, once, to its vertex slot for the merge levels.
+ */
+#include "engine.cuh"
+
+#define PTS_PER_WARP (33 * 32)
+
+/* The chunk that global lane `gl` works on; cnt = 0 when it has none. */
+__device__ static gi_chunk lane_chunk(const gi_plan &p, int64_t gl)
+{
+  gi_chunk c;
+  if (p.uniform_n > 0) {
+    int64_t b = gl / p.uniform_L;
+    c.lane0 = b * p.uniform_L;
+    c.e0 = b * (int64_t) p.uniform_n;
+    c.cnt = b < p.uniform_count ? p.uniform_n : 0;
+    c.L = p.uniform_L;
+    c.mid = -1;
+    return c;
+  }
+  int64_t lo = 0, hi = p.nchunk - 1;
+  while (lo < hi) { /* the last chunk with lane0 <= gl */
+    int64_t mid = (lo + hi + 1) >> 1;
+    if (p.chunks[mid].lane0 <= gl) lo = mid; else hi = mid - 1;
+  }
+  c = p.chunks[lo];
+  if (gl < c.lane0 || gl >= c.lane0 + c.L) {
+    c.lane0 = gl; c.L = 1; c.cnt = 0; c.mid = -1;
+  }
+  return c;
+}
+
+/* The vertex before point q (the first set bit below it) and after it. */
+__device__ __forceinline__ int prev_vertex(const uint32_t *W, int q)
+{
+  int w = q >> 5;
+  uint32_t m = W[w] & ((1u << (q & 31)) - 1u);
+  while (m == 0) m = W[--w];
+  return (w << 5) + 31 - __clz(m);
+}
+
+__device__ __forceinline__ int next_vertex(const uint32_t *W, int q)
+{
+  int r = q + 1, w = r >> 5;
+  uint32_t m = W[w] & (0xffffffffu << (r & 31));
+  while (m == 0) m = W[++w];
+  return (w << 5) + __ffs(m) - 1;
+}
+
+template <bool WT>
+__device__ __forceinline__ pt point_at(const dd *Ys, const dd *Xs, int base, int q)
+{
+  pt r;
+  r.y = Ys[base + q];
+  r.x = WT ? Xs[base + q] : dd_make((double) q);
+  return r;
+}
+
+template <typename T, bool WT>
+__global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
+{
+  extern __shared__ double smem_d[];
+  dd *Ys = (dd *) smem_d;
+  dd *Xs = WT ? Ys + PTS_PER_WARP : nullptr;
+  uint32_t *W = (uint32_t *) (Ys + (WT ? 2 : 1) * PTS_PER_WARP);
+
+  const int lane = threadIdx.x;
+  const int64_t wbase_lane = (int64_t) blockIdx.x * 32;
+  gi_chunk c = lane_chunk(p, wbase_lane + lane);
+  const int q = (int) (c.lane0 - wbase_lane);
+  const int li = lane - q;
+  const int base = 33 * q, wb = 2 * q;
+  const int first = li * 32;
+  const int np = c.cnt > first ? min(32, c.cnt - first) : 0;
+  const T *y = (const T *) p.y;
+  const T *w = (const T *) p.w;
+
+  W[2 * lane] = 0u;
+  W[2 * lane + 1] = 0u;
+
+  /* running sums of this lane's elements, from the lane's first point */
+  dd sy = dd_make(0.0), sx = dd_make(0.0);
+  for (int k = 0; k < np; k++) {
+    int64_t e = c.e0 + first + k;
+    double v = (double) y[e];
+    if (p.decreasing) v = -v;
+    if (WT) {
+      double wt = (double) w[e];
+      sy = dd_add(sy, two_prod(wt, v));
+      sx = dd_add_d(sx, wt);
+      Xs[base + first + k + 1] = sx;
+    } else {
+      sy = dd_add_d(sy, v);
+    }
+    Ys[base + first + k + 1] = sy;
+  }
+
+  /* lane starts: an exclusive scan of the lane totals over the chunk */
+  dd iy = sy, ix = sx;
+  for (int off = 1; off < 32; off <<= 1) {
+    dd ty, tx;
+    ty.hi = __shfl_up_sync(0xffffffffu, iy.hi, off);
+    ty.lo = __shfl_up_sync(0xffffffffu, iy.lo, off);
+    tx.hi = __shfl_up_sync(0xffffffffu, ix.hi, off);
+    tx.lo = __shfl_up_sync(0xffffffffu, ix.lo, off);
+    if (li >= off) {
+      iy = dd_add(ty, iy);
+      if (WT) ix = dd_add(tx, ix);
+    }
+  }
+  dd st_y, st_x;
+  st_y.hi = __shfl_up_sync(0xffffffffu, iy.hi, 1);
+  st_y.lo = __shfl_up_sync(0xffffffffu, iy.lo, 1);
+  st_x.hi = __shfl_up_sync(0xffffffffu, ix.hi, 1);
+  st_x.lo = __shfl_up_sync(0xffffffffu, ix.lo, 1);
+  if (li == 0) { st_y = dd_make(0.0); st_x = dd_make(0.0); }
+  if (li > 0 && first > 0) {
+    for (int k = 1; k <= np; k++) {
+      Ys[base + first + k] = dd_add(st_y, Ys[base + first + k]);
+      if (WT) Xs[base + first + k] = dd_add(st_x, Xs[base + first + k]);
+    }
+  }
+  if (li == 0 && c.cnt > 0) {
+    Ys[base] = dd_make(0.0);
+    if (WT) Xs[base] = dd_make(0.0);
+  }
+  __syncwarp();
+
+  /* the lane's hull: the monotone chain with its stack in a bit mask;
+   * a is the entry under the top b, found again by counting zeros */
+  if (np > 0) {
+    uint64_t mask = 1u;
+    int a = -1, b = 0, k = 1;
+    const int o = base + first;
+    while (k <= np) {
+      /* unweighted abscissae here are lane-relative: turns do not mind */
+      bool pop = a >= 0 &&
+          !convex_at(point_at<WT>(Ys, Xs, o, a), point_at<WT>(Ys, Xs, o, b),
+                     point_at<WT>(Ys, Xs, o, k));
+      if (pop) {
+        mask &= ~(1ull << b);
+        b = a;
+        uint64_t below = mask & ((1ull << a) - 1ull);
+        a = below ? 63 - __clzll((long long) below) : -1;
+      } else {
+        mask |= 1ull << k;
+        a = b; b = k; k++;
+      }
+    }
+    W[wb + li] = (uint32_t) mask;
+    if (first + np == c.cnt && (mask >> 32)) W[wb + li + 1] = 1u;
+  }
+  __syncwarp();
+
+  /* five rounds of merges within the chunk, walking to each bridge */
+  for (int g = 1; g < 32; g <<= 1) {
+    if (c.cnt > 0 && li % (2 * g) == 0 && li + g < c.L && (li + g) * 32 < c.cnt) {
+      const int s = (li + g) * 32, lo_end = li * 32;
+      const int hi_end = min((li + 2 * g) * 32, c.cnt);
+      int a = prev_vertex(W + wb, s), b = next_vertex(W + wb, s);
+      if (!convex_at(point_at<WT>(Ys, Xs, base, a), point_at<WT>(Ys, Xs, base, s),
+                     point_at<WT>(Ys, Xs, base, b))) {
+        bool moved = true;
+        while (moved) {
+          moved = false;
+          while (a > lo_end) {
+            int a2 = prev_vertex(W + wb, a);
+            if (convex_at(point_at<WT>(Ys, Xs, base, a2), point_at<WT>(Ys, Xs, base, a),
+                          point_at<WT>(Ys, Xs, base, b)))
+              break;
+            a = a2; moved = true;
+          }
+          while (b < hi_end) {
+            int b2 = next_vertex(W + wb, b);
+            if (convex_at(point_at<WT>(Ys, Xs, base, a), point_at<WT>(Ys, Xs, base, b),
+                          point_at<WT>(Ys, Xs, base, b2)))
+              break;
+            b = b2; moved = true;
+          }
+        }
+        /* the points strictly between the bridge's ends are gone; a word
+         * with nothing to clear is not written, as the neighbouring merge
+         * may be writing the word that holds b */
+        for (int wi = a >> 5; wi <= (b >> 5); wi++) {
+          int lo = wi << 5;
+          uint32_t gone = 0xffffffffu;
+          if (a >= lo) gone &= ~((2u << (a - lo)) - 1u);   /* bits > a */
+          if (b < lo + 32) gone &= (1u << (b - lo)) - 1u;   /* bits < b */
+          if (gone) W[wb + wi] &= ~gone;
+        }
+      }
+    }
+    __syncwarp();
+  }
+  if (c.cnt == 0) return;
+
+  if (c.mid < 0) {
+    /* a whole problem: each element gets the slope of the edge above it */
+    T *fit = (T *) p.fit;
+    int last_l = -1;
+    double val = 0.0;
+    for (int k = 0; k < np; k++) {
+      int e = first + k;
+      int vl = prev_vertex(W + wb, e + 1);
+      if (vl != last_l) {
+        int vr = next_vertex(W + wb, vl);
+        val = slope(point_at<WT>(Ys, Xs, base, vl), point_at<WT>(Ys, Xs, base, vr));
+        last_l = vl;
+      }
+      fit[c.e0 + e] = (T) (p.decreasing ? -val : val);
+      if (p.starts) p.starts[c.e0 + e] = (unsigned char) (vl == e);
+    }
+    if (first + np == c.cnt && !isfinite(Ys[base + c.cnt].hi)) *p.flag = 1;
+    return;
+  }
+
+  /* a chunk of a long problem: write its hull once, ranked by a scan */
+  uint32_t mine = W[lane], extra = lane == 31 ? W[32] : 0u;
+  int nv = __popc(mine) + __popc(extra), pos = nv;
+  for (int off = 1; off < 32; off <<= 1) {
+    int t = __shfl_up_sync(0xffffffffu, pos, off);
+    if (lane >= off) pos += t;
+  }
+  int total = __shfl_sync(0xffffffffu, pos, 31);
+  pos -= nv;
+  const int64_t so = c.mid * (int64_t) GI_SLOT;
+  for (int part = 0; part < 2; part++) {
+    uint32_t m = part ? extra : mine;
+    int wi = part ? 32 : lane;
+    while (m) {
+      int bit = __ffs(m) - 1;
+      m &= m - 1u;
+      int qp = (wi << 5) + bit;
+      p.slot_idx[so + pos] = (int16_t) qp;
+      p.slot_y[so + pos] = Ys[qp];
+      if (WT) p.slot_x[so + pos] = Xs[qp];
+      pos++;
+    }
+  }
+  if (lane == 0) {
+    p.desc[c.mid] = gi_seg{c.mid, 0, total - 1};
+    p.count[c.mid] = 1;
+    /* the chunk's totals; gi_launch_chunk_starts turns them into starts */
+    p.cstart[2 * c.mid] = WT ? Xs[c.cnt] : dd_make((double) c.cnt);
+    p.cstart[2 * c.mid + 1] = Ys[c.cnt];
+    if (!isfinite(Ys[c.cnt].hi)) *p.flag = 1;
+  }
+}
+
+template <typename T, bool WT>
+static void launch(const gi_plan &p, cudaStream_t s)
+{
+  size_t shm = (WT ? 2 : 1) * PTS_PER_WARP * sizeof(dd) + 64 * sizeof(uint32_t);
+  int64_t warps = p.nlanes / 32;
+  if (warps == 0) return;
+  chunk_kernel<T, WT><<<(unsigned) warps, 32, shm, s>>>(p);
+}
+
+void gi_launch_chunks(const gi_plan &p, cudaStream_t s)
+{
+  if (p.single) {
+    if (p.w) launch<float, true>(p, s); else launch<float, false>(p, s);
+  } else {
+    if (p.w) launch<double, true>(p, s); else launch<double, false>(p, s);
+  }
+}

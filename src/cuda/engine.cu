@@ -1,0 +1,473 @@
+/*
+ * gpuiso CUDA engine: the plan of a batch, the device workspace kept
+ * between calls, and the entry points of gi_cuda.h. Host code only; the
+ * kernels are in chunk.cu, merge.cu and vjp.cu. No C++ library is used, so
+ * that the package links with the C compiler.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.cuh"
+#include "gi_cuda.h"
+
+/* ---- the workspace ------------------------------------------------------ */
+
+/* A device buffer that only grows; all are freed together on request or
+ * after an error. */
+struct dbuf {
+  void *p;
+  size_t cap;
+};
+
+enum { B_Y, B_W, B_FIT, B_STARTS, B_CHUNKS, B_MULTI, B_LONG, B_SIDX, B_SY,
+       B_SX, B_CSTART, B_DESC, B_COUNT, B_FLAG, B_GRAD, B_DY, B_DW, B_SCRATCH,
+       B_N };
+
+static dbuf ws[B_N];
+
+static size_t held_bytes(void)
+{
+  size_t s = 0;
+  for (int i = 0; i < B_N; i++) s += ws[i].cap;
+  return s;
+}
+
+extern "C" void gi_cuda_release(void)
+{
+  for (int i = 0; i < B_N; i++) {
+    if (ws[i].p) cudaFree(ws[i].p);
+    ws[i].p = NULL;
+    ws[i].cap = 0;
+  }
+  (void) cudaGetLastError();
+}
+
+/* Make each buffer hold at least need[i] bytes. When the device is short of
+ * memory, everything is given back and asked for once more at the exact
+ * sizes, since the old buffers may be what is in the way. */
+static cudaError_t reserve(const size_t *need)
+{
+  for (int attempt = 0; attempt < 2; attempt++) {
+    cudaError_t err = cudaSuccess;
+    for (int i = 0; i < B_N && err == cudaSuccess; i++) {
+      if (need[i] <= ws[i].cap) continue;
+      if (ws[i].p) cudaFree(ws[i].p);
+      ws[i].p = NULL;
+      ws[i].cap = 0;
+      size_t want = attempt == 0 ? need[i] + need[i] / 8 : need[i];
+      err = cudaMalloc(&ws[i].p, want);
+      if (err == cudaSuccess) ws[i].cap = want;
+      else ws[i].p = NULL;
+    }
+    if (err == cudaSuccess) return cudaSuccess;
+    (void) cudaGetLastError();
+    gi_cuda_release();
+    if (err != cudaErrorMemoryAllocation) return err;
+  }
+  return cudaErrorMemoryAllocation;
+}
+
+/* ---- the plan ------------------------------------------------------------ */
+
+struct host_plan {
+  gi_chunk *chunks;
+  gi_multi *multi;
+  int64_t *long_first;
+  int64_t nchunk, nmulti, nlong, nlanes, uniform_count;
+  int32_t uniform_n, uniform_L, levels;
+  int64_t *merges; /* merges per level */
+};
+
+static void plan_free(host_plan *h)
+{
+  free(h->chunks); free(h->multi); free(h->long_first); free(h->merges);
+  memset(h, 0, sizeof(*h));
+}
+
+static int32_t lanes_for(int64_t n)
+{
+  int32_t L = 1;
+  while (32 * (int64_t) L < n) L <<= 1;
+  return L;
+}
+
+/* Returns 0, or -1 when host memory runs out. */
+static int plan_make(const int64_t *off, int64_t nprob, host_plan *h)
+{
+  memset(h, 0, sizeof(*h));
+  int64_t n0 = nprob > 0 ? off[1] - off[0] : 0;
+  int uniform = nprob > 0 && n0 >= 1 && n0 <= GI_CHUNK;
+  for (int64_t b = 1; b < nprob && uniform; b++)
+    uniform = off[b + 1] - off[b] == n0;
+  if (uniform) {
+    h->uniform_n = (int32_t) n0;
+    h->uniform_L = lanes_for(n0);
+    h->uniform_count = nprob;
+    h->nlanes = (nprob * h->uniform_L + 31) / 32 * 32;
+    return 0;
+  }
+  int64_t nchunk = 0, nmulti = 0, nlong = 0;
+  for (int64_t b = 0; b < nprob; b++) {
+    int64_t nb = off[b + 1] - off[b];
+    if (nb > GI_CHUNK) {
+      int64_t m = (nb + GI_CHUNK - 1) / GI_CHUNK;
+      nchunk += m; nmulti += m; nlong++;
+    } else if (nb > 0) {
+      nchunk++;
+    }
+  }
+  h->chunks = (gi_chunk *) malloc((size_t) (nchunk > 0 ? nchunk : 1) * sizeof(gi_chunk));
+  h->multi = (gi_multi *) malloc((size_t) (nmulti > 0 ? nmulti : 1) * sizeof(gi_multi));
+  h->long_first = (int64_t *) malloc((size_t) (nlong > 0 ? nlong : 1) * sizeof(int64_t));
+  h->merges = (int64_t *) calloc(64, sizeof(int64_t));
+  if (!h->chunks || !h->multi || !h->long_first || !h->merges) {
+    plan_free(h);
+    return -1;
+  }
+  int64_t cursor = 0, c = 0, mi = 0, li = 0;
+  for (int64_t b = 0; b < nprob; b++) {
+    int64_t nb = off[b + 1] - off[b];
+    if (nb == 0) continue;
+    if (nb <= GI_CHUNK) {
+      int32_t L = lanes_for(nb);
+      cursor = (cursor + L - 1) / L * L;
+      h->chunks[c++] = gi_chunk{off[b], cursor, -1, (int32_t) nb, L};
+      cursor += L;
+      continue;
+    }
+    int64_t m = (nb + GI_CHUNK - 1) / GI_CHUNK, first = mi;
+    cursor = (cursor + 31) / 32 * 32;
+    h->long_first[li++] = first;
+    for (int64_t k = 0; k < m; k++) {
+      int64_t e0 = off[b] + k * GI_CHUNK;
+      int32_t cnt = (int32_t) (nb - k * GI_CHUNK < GI_CHUNK ? nb - k * GI_CHUNK : GI_CHUNK);
+      h->chunks[c++] = gi_chunk{e0, cursor, mi, cnt, 32};
+      h->multi[mi++] = gi_multi{e0, first, cnt, (int32_t) m};
+      cursor += 32;
+    }
+    int lev = 0;
+    for (int64_t nodes = m; nodes > 1; nodes = (nodes + 1) / 2, lev++)
+      h->merges[lev] += nodes / 2;
+    if (lev > h->levels) h->levels = lev;
+  }
+  h->nchunk = nchunk;
+  h->nmulti = nmulti;
+  h->nlong = nlong;
+  h->nlanes = (cursor + 31) / 32 * 32;
+  return 0;
+}
+
+/* ---- solving ------------------------------------------------------------- */
+
+/* A level with fewer merges than this runs a warp per merge: its lists are
+ * long, and a warp moves their descriptors in coalesced rounds. */
+#define GI_WARP_LEVEL 256
+
+static void device_sizes(const host_plan *h, int64_t n, int single, int weighted,
+                         size_t *need)
+{
+  size_t es = single ? sizeof(float) : sizeof(double);
+  need[B_Y] = (size_t) n * es;
+  need[B_W] = weighted ? (size_t) n * es : 0;
+  need[B_FIT] = (size_t) n * es;
+  need[B_CHUNKS] = (size_t) h->nchunk * sizeof(gi_chunk);
+  need[B_MULTI] = (size_t) h->nmulti * sizeof(gi_multi);
+  need[B_LONG] = (size_t) h->nlong * sizeof(int64_t);
+  need[B_SIDX] = (size_t) h->nmulti * GI_SLOT * sizeof(int16_t);
+  need[B_SY] = (size_t) h->nmulti * GI_SLOT * sizeof(dd);
+  need[B_SX] = weighted ? (size_t) h->nmulti * GI_SLOT * sizeof(dd) : 0;
+  need[B_CSTART] = (size_t) h->nmulti * 2 * sizeof(dd);
+  need[B_DESC] = (size_t) h->nmulti * sizeof(gi_seg);
+  need[B_COUNT] = (size_t) h->nmulti * sizeof(int32_t);
+  need[B_FLAG] = sizeof(int);
+}
+
+static gi_plan device_plan(const host_plan *h, const void *y, const void *w,
+                           void *fit, unsigned char *starts, int decreasing,
+                           int single)
+{
+  gi_plan p;
+  memset(&p, 0, sizeof(p));
+  p.nlanes = h->nlanes;
+  p.nchunk = h->nchunk;
+  p.nmulti = h->nmulti;
+  p.uniform_n = h->uniform_n;
+  p.uniform_L = h->uniform_L;
+  p.uniform_count = h->uniform_count;
+  p.levels = h->levels;
+  p.chunks = (const gi_chunk *) ws[B_CHUNKS].p;
+  p.multi = (const gi_multi *) ws[B_MULTI].p;
+  p.y = y; p.w = w; p.fit = fit; p.starts = starts;
+  p.decreasing = decreasing; p.single = single;
+  p.slot_idx = (int16_t *) ws[B_SIDX].p;
+  p.slot_y = (dd *) ws[B_SY].p;
+  p.slot_x = (dd *) ws[B_SX].p;
+  p.cstart = (dd *) ws[B_CSTART].p;
+  p.desc = (gi_seg *) ws[B_DESC].p;
+  p.count = (int32_t *) ws[B_COUNT].p;
+  p.flag = (int *) ws[B_FLAG].p;
+  return p;
+}
+
+static cudaError_t upload_plan(const host_plan *h, cudaStream_t s)
+{
+  cudaError_t err = cudaSuccess;
+  if (h->nchunk)
+    err = cudaMemcpyAsync(ws[B_CHUNKS].p, h->chunks, (size_t) h->nchunk * sizeof(gi_chunk),
+                          cudaMemcpyHostToDevice, s);
+  if (err == cudaSuccess && h->nmulti)
+    err = cudaMemcpyAsync(ws[B_MULTI].p, h->multi, (size_t) h->nmulti * sizeof(gi_multi),
+                          cudaMemcpyHostToDevice, s);
+  if (err == cudaSuccess && h->nlong)
+    err = cudaMemcpyAsync(ws[B_LONG].p, h->long_first, (size_t) h->nlong * sizeof(int64_t),
+                          cudaMemcpyHostToDevice, s);
+  return err;
+}
+
+/* The kernels of one forward pass, in stream order. */
+static cudaError_t solve(const host_plan *h, const gi_plan &p, cudaStream_t s)
+{
+  cudaError_t err = cudaMemsetAsync(p.flag, 0, sizeof(int), s);
+  if (err != cudaSuccess) return err;
+  gi_launch_chunks(p, s);
+  if (h->nmulti > 0) {
+    gi_launch_chunk_starts(p, h->nlong, (const int64_t *) ws[B_LONG].p, s);
+    for (int r = 0; r < h->levels; r++)
+      gi_launch_merge_level(p, r, h->merges[r] < GI_WARP_LEVEL, s);
+    gi_launch_long_fit(p, s);
+  }
+  return cudaGetLastError();
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+static int fail(cudaError_t err, const char *what, size_t need, char *msg, size_t len)
+{
+  (void) cudaGetLastError();
+  if (err == cudaErrorMemoryAllocation) {
+    size_t fr = 0, tot = 0;
+    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess) { fr = 0; tot = 0; }
+    (void) cudaGetLastError();
+    snprintf(msg, len,
+             "the GPU ran out of memory %s: this batch needs about %.2f GB of "
+             "device memory and %.2f GB of %.2f GB are free. Use device = \"cpu\", "
+             "or solve the batch in parts",
+             what, need / 1e9, fr / 1e9, tot / 1e9);
+    return GI_CUDA_NOMEM;
+  }
+  /* after a failed kernel the context may be unusable: start afresh */
+  gi_cuda_release();
+  if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) {
+    snprintf(msg, len, "no usable GPU: %s. Use device = \"cpu\"", cudaGetErrorString(err));
+    return GI_CUDA_ABSENT;
+  }
+  snprintf(msg, len, "CUDA error %s: %s. The device workspace was freed; "
+           "use device = \"cpu\" if this persists", what, cudaGetErrorString(err));
+  return GI_CUDA_FAILED;
+}
+
+static size_t sum_sizes(const size_t *need)
+{
+  size_t s = 0;
+  for (int i = 0; i < B_N; i++) s += need[i];
+  return s;
+}
+
+/* Convert between R's doubles and the device's element type through a
+ * host buffer: float32 halves what crosses the bus. */
+static cudaError_t put_values(void *dst, const double *src, int64_t n, int single, int negate_zero)
+{
+  (void) negate_zero;
+  if (!single) return cudaMemcpy(dst, src, (size_t) n * sizeof(double), cudaMemcpyHostToDevice);
+  float *tmp = (float *) malloc((size_t) (n > 0 ? n : 1) * sizeof(float));
+  if (!tmp) return cudaErrorMemoryAllocation;
+  for (int64_t i = 0; i < n; i++) tmp[i] = (float) src[i];
+  cudaError_t err = cudaMemcpy(dst, tmp, (size_t) n * sizeof(float), cudaMemcpyHostToDevice);
+  free(tmp);
+  return err;
+}
+
+static cudaError_t get_values(double *dst, const void *src, int64_t n, int single)
+{
+  if (!single) return cudaMemcpy(dst, src, (size_t) n * sizeof(double), cudaMemcpyDeviceToHost);
+  float *tmp = (float *) malloc((size_t) (n > 0 ? n : 1) * sizeof(float));
+  if (!tmp) return cudaErrorMemoryAllocation;
+  cudaError_t err = cudaMemcpy(tmp, src, (size_t) n * sizeof(float), cudaMemcpyDeviceToHost);
+  for (int64_t i = 0; err == cudaSuccess && i < n; i++) dst[i] = tmp[i];
+  free(tmp);
+  return err;
+}
+
+static int range_or_ok(char *msg, size_t len)
+{
+  int flag = 0;
+  cudaError_t err = cudaMemcpy(&flag, ws[B_FLAG].p, sizeof(int), cudaMemcpyDeviceToHost);
+  if (err != cudaSuccess) return fail(err, "reading back the result", 0, msg, len);
+  if (flag) {
+    snprintf(msg, len, "sums beyond the range of doubles");
+    return GI_CUDA_RANGE;
+  }
+  return GI_CUDA_OK;
+}
+
+/* ---- entry points -------------------------------------------------------- */
+
+extern "C" int gi_cuda_fit_host(const double *y, const double *w, const int64_t *off,
+                                int64_t nprob, int decreasing, int single, double *fit,
+                                unsigned char *starts, char *msg, size_t len)
+{
+  int64_t n = off[nprob];
+  if (n == 0) return GI_CUDA_OK;
+  host_plan h;
+  if (plan_make(off, nprob, &h)) {
+    snprintf(msg, len, "out of host memory while planning the batch");
+    return GI_CUDA_NOMEM;
+  }
+  size_t need[B_N] = {0};
+  device_sizes(&h, n, single, w != NULL, need);
+  need[B_STARTS] = starts ? (size_t) n : 0;
+  cudaError_t err = reserve(need);
+  int rc = GI_CUDA_OK;
+  if (err != cudaSuccess) {
+    rc = fail(err, "while reserving its workspace", sum_sizes(need), msg, len);
+    plan_free(&h);
+    return rc;
+  }
+  const char *stage = "copying the data to the device";
+  err = put_values(ws[B_Y].p, y, n, single, 0);
+  if (err == cudaSuccess && w) err = put_values(ws[B_W].p, w, n, single, 0);
+  if (err == cudaSuccess) err = upload_plan(&h, 0);
+  if (err == cudaSuccess) {
+    stage = "in the solver's kernels";
+    gi_plan p = device_plan(&h, ws[B_Y].p, w ? ws[B_W].p : NULL, ws[B_FIT].p,
+                            starts ? (unsigned char *) ws[B_STARTS].p : NULL,
+                            decreasing, single);
+    err = solve(&h, p, 0);
+  }
+  if (err == cudaSuccess) {
+    stage = "copying the fit back";
+    err = get_values(fit, ws[B_FIT].p, n, single);
+  }
+  if (err == cudaSuccess && starts)
+    err = cudaMemcpy(starts, ws[B_STARTS].p, (size_t) n, cudaMemcpyDeviceToHost);
+  plan_free(&h);
+  if (err != cudaSuccess) return fail(err, stage, sum_sizes(need), msg, len);
+  return range_or_ok(msg, len);
+}
+
+extern "C" int gi_cuda_fit_device(const void *y, const void *w, const int64_t *off,
+                                  int64_t nprob, int decreasing, int single, void *fit,
+                                  unsigned char *starts, void *stream, char *msg,
+                                  size_t len)
+{
+  int64_t n = off[nprob];
+  if (n == 0) return GI_CUDA_OK;
+  cudaStream_t s = (cudaStream_t) stream;
+  host_plan h;
+  if (plan_make(off, nprob, &h)) {
+    snprintf(msg, len, "out of host memory while planning the batch");
+    return GI_CUDA_NOMEM;
+  }
+  size_t need[B_N] = {0};
+  device_sizes(&h, n, single, w != NULL, need);
+  need[B_Y] = need[B_W] = need[B_FIT] = 0; /* the caller's */
+  cudaError_t err = reserve(need);
+  if (err == cudaSuccess) err = upload_plan(&h, s);
+  if (err == cudaSuccess) {
+    gi_plan p = device_plan(&h, y, w, fit, starts, decreasing, single);
+    err = solve(&h, p, s);
+  }
+  if (err == cudaSuccess) err = cudaStreamSynchronize(s);
+  plan_free(&h);
+  if (err != cudaSuccess) return fail(err, "in the solver", sum_sizes(need), msg, len);
+  return range_or_ok(msg, len);
+}
+
+extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
+                             int64_t nprob, int decreasing, int single, int reps,
+                             double *ms, char *msg, size_t len)
+{
+  int64_t n = off[nprob];
+  for (int r = 0; r < reps; r++) ms[r] = 0.0;
+  if (n == 0) return GI_CUDA_OK;
+  host_plan h;
+  if (plan_make(off, nprob, &h)) {
+    snprintf(msg, len, "out of host memory while planning the batch");
+    return GI_CUDA_NOMEM;
+  }
+  size_t need[B_N] = {0};
+  device_sizes(&h, n, single, w != NULL, need);
+  cudaError_t err = reserve(need);
+  cudaEvent_t e0 = NULL, e1 = NULL;
+  if (err == cudaSuccess) err = put_values(ws[B_Y].p, y, n, single, 0);
+  if (err == cudaSuccess && w) err = put_values(ws[B_W].p, w, n, single, 0);
+  if (err == cudaSuccess) err = upload_plan(&h, 0);
+  if (err == cudaSuccess) err = cudaEventCreate(&e0);
+  if (err == cudaSuccess) err = cudaEventCreate(&e1);
+  gi_plan p = device_plan(&h, ws[B_Y].p, w ? ws[B_W].p : NULL, ws[B_FIT].p, NULL,
+                          decreasing, single);
+  if (err == cudaSuccess) err = solve(&h, p, 0); /* warm-up */
+  for (int r = 0; r < reps && err == cudaSuccess; r++) {
+    float t = 0.0f;
+    err = cudaEventRecord(e0, 0);
+    if (err == cudaSuccess) err = solve(&h, p, 0);
+    if (err == cudaSuccess) err = cudaEventRecord(e1, 0);
+    if (err == cudaSuccess) err = cudaEventSynchronize(e1);
+    if (err == cudaSuccess) err = cudaEventElapsedTime(&t, e0, e1);
+    ms[r] = t;
+  }
+  if (e0) cudaEventDestroy(e0);
+  if (e1) cudaEventDestroy(e1);
+  plan_free(&h);
+  if (err != cudaSuccess) return fail(err, "in the benchmark", sum_sizes(need), msg, len);
+  return range_or_ok(msg, len);
+}
+
+extern "C" int gi_cuda_vjp_host(const double *y, const double *w, const double *fit,
+                                const unsigned char *starts, const double *grad,
+                                const int64_t *off, int64_t nprob, int single,
+                                double *dy, double *dw, char *msg, size_t len)
+{
+  (void) single; /* the R layer rounds inputs and outputs; sums are pairs */
+  int64_t n = off[nprob];
+  if (n == 0) return GI_CUDA_OK;
+  size_t nb = (size_t) n * sizeof(double);
+  size_t need[B_N] = {0};
+  need[B_Y] = nb; need[B_W] = w ? nb : 0; need[B_FIT] = nb; need[B_STARTS] = (size_t) n;
+  need[B_GRAD] = nb; need[B_DY] = nb; need[B_DW] = dw ? nb : 0;
+  need[B_SCRATCH] = gi_vjp_scratch_bytes(n);
+  cudaError_t err = reserve(need);
+  if (err != cudaSuccess) return fail(err, "while reserving its workspace", sum_sizes(need), msg, len);
+  err = cudaMemcpy(ws[B_Y].p, y, nb, cudaMemcpyHostToDevice);
+  if (err == cudaSuccess && w) err = cudaMemcpy(ws[B_W].p, w, nb, cudaMemcpyHostToDevice);
+  if (err == cudaSuccess) err = cudaMemcpy(ws[B_FIT].p, fit, nb, cudaMemcpyHostToDevice);
+  if (err == cudaSuccess) err = cudaMemcpy(ws[B_STARTS].p, starts, (size_t) n, cudaMemcpyHostToDevice);
+  if (err == cudaSuccess) err = cudaMemcpy(ws[B_GRAD].p, grad, nb, cudaMemcpyHostToDevice);
+  if (err == cudaSuccess)
+    err = gi_launch_vjp((const double *) ws[B_Y].p, w ? (const double *) ws[B_W].p : NULL,
+                        (const double *) ws[B_FIT].p, (const unsigned char *) ws[B_STARTS].p,
+                        (const double *) ws[B_GRAD].p, n, (double *) ws[B_DY].p,
+                        dw ? (double *) ws[B_DW].p : NULL, ws[B_SCRATCH].p,
+                        ws[B_SCRATCH].cap, 0);
+  if (err == cudaSuccess) err = cudaMemcpy(dy, ws[B_DY].p, nb, cudaMemcpyDeviceToHost);
+  if (err == cudaSuccess && dw) err = cudaMemcpy(dw, ws[B_DW].p, nb, cudaMemcpyDeviceToHost);
+  if (err != cudaSuccess) return fail(err, "in the backward pass", sum_sizes(need), msg, len);
+  return GI_CUDA_OK;
+}
+
+extern "C" int gi_cuda_memory(double *held, double *free_bytes, double *total_bytes,
+                              char *msg, size_t len)
+{
+  size_t fr = 0, tot = 0;
+  *held = (double) held_bytes();
+  cudaError_t err = cudaMemGetInfo(&fr, &tot);
+  if (err != cudaSuccess) {
+    snprintf(msg, len, "%s", cudaGetErrorString(err));
+    (void) cudaGetLastError();
+    *free_bytes = *total_bytes = 0;
+    return GI_CUDA_ABSENT;
+  }
+  *free_bytes = (double) fr;
+  *total_bytes = (double) tot;
+  return GI_CUDA_OK;
+}

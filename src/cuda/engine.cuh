@@ -1,0 +1,86 @@
+/*
+ * gpuiso CUDA engine: the plan of a batch and the kernels' launchers.
+ *
+ * A batch is laid out in warps of 32 lanes, each lane 32 consecutive
+ * elements. A problem of up to 1024 elements is one chunk and takes the
+ * smallest power of two of lanes that holds it, aligned to that size, so
+ * that several short problems share a warp and the merge rounds inside a
+ * warp never cross a problem. A longer problem is cut into chunks of 1024
+ * elements, a warp each; their hulls are written once to the vertex slots
+ * and merged as segment lists (merge.cu).
+ */
+#ifndef GI_ENGINE_CUH
+#define GI_ENGINE_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include "dd.cuh"
+
+#define GI_CHUNK 1024
+#define GI_SLOT (GI_CHUNK + 1)
+
+/* One chunk: elements [e0, e0 + cnt) of the batch, lanes [lane0, lane0 + L),
+ * and its index among the chunks of long problems (-1 when it is a whole
+ * problem). */
+struct gi_chunk {
+  int64_t e0, lane0, mid;
+  int32_t cnt, L;
+};
+
+/* A chunk of a long problem: its elements, the index of its problem's first
+ * such chunk, and how many chunks that problem has. */
+struct gi_multi {
+  int64_t e0, first;
+  int32_t cnt, m;
+};
+
+/* A segment of a merged hull: vertices l..h of chunk j's slot. */
+struct gi_seg {
+  int64_t j;
+  int32_t l, h;
+};
+
+/* Where everything is on the device for one solve. */
+struct gi_plan {
+  /* layout */
+  int64_t nlanes;       /* lanes in use, a multiple of 32 */
+  int64_t nchunk;       /* entries of chunks (0 in the uniform mode) */
+  int64_t nmulti;       /* chunks of long problems */
+  int32_t uniform_n;    /* > 0: every problem has this many (<= 1024)
+                           elements and no table is needed */
+  int32_t uniform_L;
+  int64_t uniform_count; /* problems in the uniform mode */
+  int32_t levels;       /* merge levels of the longest problem */
+  const gi_chunk *chunks;
+  const gi_multi *multi;
+  /* the data: T is float or double */
+  const void *y, *w;
+  void *fit;
+  unsigned char *starts;
+  int decreasing, single;
+  /* the merge state of long problems */
+  int16_t *slot_idx;    /* nmulti x GI_SLOT point numbers */
+  dd *slot_y, *slot_x;  /* nmulti x GI_SLOT chunk-relative coordinates */
+  dd *cstart;           /* nmulti x 2: the chunk's first point (x, y) */
+  gi_seg *desc;         /* nmulti descriptors */
+  int32_t *count;       /* nmulti: segments of the list that starts here */
+  int *flag;            /* set when sums leave double range */
+};
+
+/* Launchers (stream-ordered, no synchronisation). */
+void gi_launch_chunks(const gi_plan &p, cudaStream_t s);
+void gi_launch_chunk_starts(const gi_plan &p, int64_t nlong,
+                            const int64_t *long_first, cudaStream_t s);
+void gi_launch_merge_level(const gi_plan &p, int level, int warp_per_merge,
+                           cudaStream_t s);
+void gi_launch_long_fit(const gi_plan &p, cudaStream_t s);
+
+/* The backward pass: dy = w G / W, dw = (y - fit) G / W over the blocks
+ * that `starts` marks. Needs the scratch that gi_vjp_scratch_bytes says. */
+size_t gi_vjp_scratch_bytes(int64_t n);
+cudaError_t gi_launch_vjp(const double *y, const double *w, const double *fit,
+                          const unsigned char *starts, const double *grad,
+                          int64_t n, double *dy, double *dw, void *scratch,
+                          size_t scratch_bytes, cudaStream_t s);
+
+#endif

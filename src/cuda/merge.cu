@@ -1,0 +1,381 @@
+/*
+ * gpuiso CUDA engine, second and third stages for problems longer than a
+ * chunk (paper, 3.3-3.4 and 4): the chunks' starting points by a scan of
+ * their totals, the merge levels on segment lists, and the fit.
+ *
+ * A merged hull is a list of segments (chunk, first vertex, last vertex),
+ * at most one per chunk, kept in the descriptor slots of its chunks from
+ * its first chunk on. A merge finds the bridge between two neighbouring
+ * lists (a walk of at most GI_WALK steps from the shared point, else a
+ * bisection), cuts the two segments it lands in and moves the right list's
+ * remaining descriptors down behind the left one. No vertex is copied.
+ */
+#include "engine.cuh"
+
+#define GI_WALK 64
+
+/* ---- chunk starts ------------------------------------------------------ */
+
+/* One block per long problem: cstart holds each chunk's totals (x, y) and
+ * becomes the running sums before it, in pairs. */
+__global__ void chunk_starts_kernel(dd *cstart, const gi_multi *multi,
+                                    const int64_t *long_first)
+{
+  __shared__ dd wx[32], wy[32];
+  const int64_t f = long_first[blockIdx.x];
+  const int m = multi[f].m, t = threadIdx.x, nt = blockDim.x;
+  const int per = (m + nt - 1) / nt;
+  const int i0 = min(m, t * per), i1 = min(m, i0 + per);
+  dd ax = dd_make(0.0), ay = dd_make(0.0);
+  for (int i = i0; i < i1; i++) {
+    ax = dd_add(ax, cstart[2 * (f + i)]);
+    ay = dd_add(ay, cstart[2 * (f + i) + 1]);
+  }
+  /* exclusive scan of the threads' sums: in the warp, then over warps */
+  const int lane = t & 31, wid = t >> 5;
+  dd sx = ax, sy = ay;
+  for (int off = 1; off < 32; off <<= 1) {
+    dd tx, ty;
+    tx.hi = __shfl_up_sync(0xffffffffu, sx.hi, off);
+    tx.lo = __shfl_up_sync(0xffffffffu, sx.lo, off);
+    ty.hi = __shfl_up_sync(0xffffffffu, sy.hi, off);
+    ty.lo = __shfl_up_sync(0xffffffffu, sy.lo, off);
+    if (lane >= off) { sx = dd_add(tx, sx); sy = dd_add(ty, sy); }
+  }
+  if (lane == 31) { wx[wid] = sx; wy[wid] = sy; }
+  __syncthreads();
+  if (wid == 0) {
+    int nw = nt >> 5;
+    dd vx = lane < nw ? wx[lane] : dd_make(0.0), vy = lane < nw ? wy[lane] : dd_make(0.0);
+    for (int off = 1; off < 32; off <<= 1) {
+      dd tx, ty;
+      tx.hi = __shfl_up_sync(0xffffffffu, vx.hi, off);
+      tx.lo = __shfl_up_sync(0xffffffffu, vx.lo, off);
+      ty.hi = __shfl_up_sync(0xffffffffu, vy.hi, off);
+      ty.lo = __shfl_up_sync(0xffffffffu, vy.lo, off);
+      if (lane >= off) { vx = dd_add(tx, vx); vy = dd_add(ty, vy); }
+    }
+    if (lane < nw) { wx[lane] = vx; wy[lane] = vy; }
+  }
+  __syncthreads();
+  /* the sum before this thread: its warp's predecessors, then its lane's */
+  dd ex = wid > 0 ? wx[wid - 1] : dd_make(0.0), ey = wid > 0 ? wy[wid - 1] : dd_make(0.0);
+  dd px, py;
+  px.hi = __shfl_up_sync(0xffffffffu, sx.hi, 1);
+  px.lo = __shfl_up_sync(0xffffffffu, sx.lo, 1);
+  py.hi = __shfl_up_sync(0xffffffffu, sy.hi, 1);
+  py.lo = __shfl_up_sync(0xffffffffu, sy.lo, 1);
+  if (lane > 0) { ex = dd_add(ex, px); ey = dd_add(ey, py); }
+  for (int i = i0; i < i1; i++) {
+    dd tx = cstart[2 * (f + i)], ty = cstart[2 * (f + i) + 1];
+    cstart[2 * (f + i)] = ex;
+    cstart[2 * (f + i) + 1] = ey;
+    ex = dd_add(ex, tx);
+    ey = dd_add(ey, ty);
+  }
+}
+
+void gi_launch_chunk_starts(const gi_plan &p, int64_t nlong,
+                            const int64_t *long_first, cudaStream_t s)
+{
+  if (nlong == 0) return;
+  chunk_starts_kernel<<<(unsigned) nlong, 1024, 0, s>>>(p.cstart, p.multi, long_first);
+}
+
+/* ---- vertices of segment lists ----------------------------------------- */
+
+/* A vertex: descriptor position and slot position. */
+struct vref {
+  int64_t di;
+  int pos;
+};
+
+template <bool WT>
+__device__ __forceinline__ pt vertex_pt(const gi_plan &p, int64_t j, int pos)
+{
+  const int64_t k = j * GI_SLOT + pos;
+  pt r;
+  r.y = dd_add(p.cstart[2 * j + 1], p.slot_y[k]);
+  r.x = dd_add(p.cstart[2 * j], WT ? p.slot_x[k] : dd_make((double) p.slot_idx[k]));
+  return r;
+}
+
+template <bool WT>
+__device__ __forceinline__ pt vpt(const gi_plan &p, vref v)
+{
+  return vertex_pt<WT>(p, p.desc[v.di].j, v.pos);
+}
+
+__device__ __forceinline__ vref vprev(const gi_plan &p, vref v)
+{
+  if (v.pos > p.desc[v.di].l) return vref{v.di, v.pos - 1};
+  return vref{v.di - 1, p.desc[v.di - 1].h};
+}
+
+__device__ __forceinline__ vref vnext(const gi_plan &p, vref v)
+{
+  if (v.pos < p.desc[v.di].h) return vref{v.di, v.pos + 1};
+  return vref{v.di + 1, p.desc[v.di + 1].l};
+}
+
+/* The vertex of the right list R = [r0, r1) where the tangent from a
+ * touches it: the first k whose successor lies strictly above the line
+ * from a through k (the last vertex if none), by bisection over segments
+ * and then within one. */
+template <bool WT>
+__device__ vref tangent(const gi_plan &p, const pt &a, int64_t r0, int64_t r1)
+{
+  int64_t lo = r0, hi = r1 - 1;
+  while (lo < hi) { /* first segment whose last vertex passes */
+    int64_t md = (lo + hi) >> 1;
+    vref v{md, p.desc[md].h};
+    if (convex_at(a, vpt<WT>(p, v), vpt<WT>(p, vnext(p, v)))) hi = md; else lo = md + 1;
+  }
+  int pl = p.desc[lo].l, ph = p.desc[lo].h;
+  while (pl < ph) {
+    int md = (pl + ph) >> 1;
+    vref v{lo, md};
+    if (convex_at(a, vpt<WT>(p, v), vpt<WT>(p, vref{lo, md + 1}))) ph = md; else pl = md + 1;
+  }
+  return vref{lo, pl};
+}
+
+/* Is a at or right of the bridge's left end: does its successor lie on or
+ * above the line from a to its tangent point on R? */
+template <bool WT>
+__device__ bool past_left_end(const gi_plan &p, vref a, int64_t r0, int64_t r1)
+{
+  pt pa = vpt<WT>(p, a);
+  vref t = tangent<WT>(p, pa, r0, r1);
+  return !convex_at(pa, vpt<WT>(p, vnext(p, a)), vpt<WT>(p, t));
+}
+
+/* The bridge between L = [l0, l0 + nl) and R = [r0, r0 + nr), which share
+ * their boundary point. Returns false when the chain is convex there. */
+template <bool WT>
+__device__ bool find_bridge(const gi_plan &p, int64_t l0, int nl, int64_t r0,
+                            int nr, vref *A, vref *B)
+{
+  const vref sl{l0 + nl - 1, p.desc[l0 + nl - 1].h};
+  const vref sr{r0, p.desc[r0].l};
+  const vref lfirst{l0, p.desc[l0].l};
+  const vref rlast{r0 + nr - 1, p.desc[r0 + nr - 1].h};
+  vref a = vprev(p, sl), b = vnext(p, sr);
+  pt pa = vpt<WT>(p, a), pb = vpt<WT>(p, b);
+  if (convex_at(pa, vpt<WT>(p, sl), pb)) return false;
+
+  /* walk outwards from the shared point, at most GI_WALK steps */
+  int steps = 0;
+  bool moved = true;
+  while (moved && steps <= GI_WALK) {
+    moved = false;
+    while (!(a.di == lfirst.di && a.pos == lfirst.pos) && steps <= GI_WALK) {
+      vref a2 = vprev(p, a);
+      pt p2 = vpt<WT>(p, a2);
+      if (convex_at(p2, pa, pb)) break;
+      a = a2; pa = p2; moved = true; steps++;
+    }
+    while (!(b.di == rlast.di && b.pos == rlast.pos) && steps <= GI_WALK) {
+      vref b2 = vnext(p, b);
+      pt p2 = vpt<WT>(p, b2);
+      if (convex_at(pa, pb, p2)) break;
+      b = b2; pb = p2; moved = true; steps++;
+    }
+  }
+  if (steps > GI_WALK) {
+    /* bisection: the first vertex of L (s excluded) past the left end */
+    int64_t lo = l0, hi = l0 + nl - 1;
+    while (lo < hi) {
+      int64_t md = (lo + hi) >> 1;
+      if (past_left_end<WT>(p, vref{md, p.desc[md].h}, r0, r0 + nr)) hi = md; else lo = md + 1;
+    }
+    int pl = p.desc[lo].l, ph = p.desc[lo].h;
+    while (pl < ph) {
+      int md = (pl + ph) >> 1;
+      if (past_left_end<WT>(p, vref{lo, md}, r0, r0 + nr)) ph = md; else pl = md + 1;
+    }
+    a = vref{lo, pl};
+    b = tangent<WT>(p, vpt<WT>(p, a), r0, r0 + nr);
+  }
+  if (a.di == sl.di && a.pos == sl.pos) return false;
+  if (b.di == sr.di && b.pos == sr.pos) b = vnext(p, b);
+  *A = a;
+  *B = b;
+  return true;
+}
+
+/* Cut the lists at the bridge (or drop R's copy of the shared point) and
+ * return where R's kept descriptors start and how many L keeps. */
+__device__ __forceinline__ void cut(const gi_plan &p, bool bridged, vref a, vref b,
+                                    int64_t l0, int nl, int64_t r0,
+                                    int64_t *from, int *keep_l)
+{
+  if (!bridged) {
+    *keep_l = nl;
+    if (p.desc[r0].l < p.desc[r0].h) {
+      p.desc[r0].l += 1;
+      *from = r0;
+    } else {
+      *from = r0 + 1;
+    }
+    return;
+  }
+  p.desc[a.di].h = a.pos;
+  *keep_l = (int) (a.di - l0 + 1);
+  p.desc[b.di].l = b.pos;
+  *from = b.di;
+}
+
+/* The merge of level `level` whose left list starts at chunk `mid`, if
+ * there is one. */
+__device__ __forceinline__ bool merge_at(const gi_plan &p, int64_t mid, int level,
+                                         int64_t *r0)
+{
+  gi_multi mc = p.multi[mid];
+  int64_t c = mid - mc.first;
+  int64_t half = (int64_t) 1 << level;
+  if (c % (2 * half) != 0 || c + half >= mc.m) return false;
+  *r0 = mid + half;
+  return true;
+}
+
+template <bool WT>
+__global__ void merge_thread_kernel(gi_plan p, int level)
+{
+  int64_t mid = (int64_t) blockIdx.x * blockDim.x + threadIdx.x, r0;
+  if (mid >= p.nmulti || !merge_at(p, mid, level, &r0)) return;
+  int nl = p.count[mid], nr = p.count[r0];
+  vref a{0, 0}, b{0, 0};
+  bool bridged = find_bridge<WT>(p, mid, nl, r0, nr, &a, &b);
+  int64_t from;
+  int keep;
+  cut(p, bridged, a, b, mid, nl, r0, &from, &keep);
+  int64_t to = mid + keep, end = r0 + nr;
+  for (int64_t k = from; k < end; k++) p.desc[to + (k - from)] = p.desc[k];
+  p.count[mid] = keep + (int) (end - from);
+}
+
+/* A warp per merge: lane 0 finds the bridge, the warp moves the right
+ * list's descriptors in coalesced rounds (read all, then write, so that
+ * the overlapping ranges stay intact). */
+template <bool WT>
+__global__ void merge_warp_kernel(gi_plan p, int level)
+{
+  int64_t mid = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) >> 5, r0;
+  int lane = threadIdx.x & 31;
+  if (mid >= p.nmulti || !merge_at(p, mid, level, &r0)) return;
+  int nl = p.count[mid], nr = p.count[r0];
+  int64_t from = 0;
+  int keep = 0;
+  if (lane == 0) {
+    vref a{0, 0}, b{0, 0};
+    bool bridged = find_bridge<WT>(p, mid, nl, r0, nr, &a, &b);
+    cut(p, bridged, a, b, mid, nl, r0, &from, &keep);
+  }
+  from = __shfl_sync(0xffffffffu, from, 0);
+  keep = __shfl_sync(0xffffffffu, keep, 0);
+  __syncwarp();
+  int64_t to = mid + keep, end = r0 + nr;
+  for (int64_t k0 = from; k0 < end; k0 += 32) {
+    int64_t k = k0 + lane;
+    gi_seg d;
+    if (k < end) d = p.desc[k];
+    __syncwarp();
+    if (k < end) p.desc[to + (k - from)] = d;
+    __syncwarp();
+  }
+  if (lane == 0) p.count[mid] = keep + (int) (end - from);
+}
+
+void gi_launch_merge_level(const gi_plan &p, int level, int warp_per_merge,
+                           cudaStream_t s)
+{
+  if (p.nmulti == 0) return;
+  bool wt = p.w != nullptr;
+  if (warp_per_merge) {
+    unsigned blocks = (unsigned) ((p.nmulti * 32 + 255) / 256);
+    if (wt) merge_warp_kernel<true><<<blocks, 256, 0, s>>>(p, level);
+    else merge_warp_kernel<false><<<blocks, 256, 0, s>>>(p, level);
+  } else {
+    unsigned blocks = (unsigned) ((p.nmulti + 127) / 128);
+    if (wt) merge_thread_kernel<true><<<blocks, 128, 0, s>>>(p, level);
+    else merge_thread_kernel<false><<<blocks, 128, 0, s>>>(p, level);
+  }
+}
+
+/* ---- the fit of long problems ------------------------------------------ */
+
+/* A warp per chunk: find the chunk's place in its problem's final list,
+ * then give each element the slope of the hull edge above it. */
+template <typename T, bool WT>
+__global__ void long_fit_kernel(gi_plan p)
+{
+  int64_t mid = ((int64_t) blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  int lane = threadIdx.x & 31;
+  if (mid >= p.nmulti) return;
+  const gi_multi mc = p.multi[mid];
+  const int64_t f = mc.first, end = f + p.count[f];
+  int64_t lo = f, hi = end;
+  while (lo < hi) { /* the first segment of a chunk >= mid */
+    int64_t md = (lo + hi) >> 1;
+    if (p.desc[md].j < mid) lo = md + 1; else hi = md;
+  }
+  const int64_t qd = lo;
+  const bool has = qd < end && p.desc[qd].j == mid;
+  const int64_t so = mid * (int64_t) GI_SLOT;
+  int sl = 0, sh = 0, pl = 0, ph = 0;
+  if (has) {
+    sl = p.desc[qd].l; sh = p.desc[qd].h;
+    pl = p.slot_idx[so + sl]; ph = p.slot_idx[so + sh];
+  }
+  T *fit = (T *) p.fit;
+  int64_t ka = -1, kb = -1; /* the edge of the cached value */
+  double val = 0.0;
+  for (int e = lane; e < mc.cnt; e += 32) {
+    int64_t ja, jb;
+    int qa, qb;
+    if (!has) {
+      ja = p.desc[qd - 1].j; qa = p.desc[qd - 1].h;
+      jb = p.desc[qd].j; qb = p.desc[qd].l;
+    } else if (e < pl) {
+      ja = p.desc[qd - 1].j; qa = p.desc[qd - 1].h;
+      jb = mid; qb = sl;
+    } else if (e >= ph) {
+      ja = mid; qa = sh;
+      jb = p.desc[qd + 1].j; qb = p.desc[qd + 1].l;
+    } else {
+      int a0 = sl, a1 = sh - 1; /* the last vertex at or before e */
+      while (a0 < a1) {
+        int md = (a0 + a1 + 1) >> 1;
+        if (p.slot_idx[so + md] <= e) a0 = md; else a1 = md - 1;
+      }
+      ja = mid; qa = a0; jb = mid; qb = a0 + 1;
+    }
+    int64_t kka = ja * GI_SLOT + qa, kkb = jb * GI_SLOT + qb;
+    if (kka != ka || kkb != kb) {
+      val = slope(vertex_pt<WT>(p, ja, qa), vertex_pt<WT>(p, jb, qb));
+      ka = kka; kb = kkb;
+    }
+    fit[mc.e0 + e] = (T) (p.decreasing ? -val : val);
+    if (p.starts) {
+      /* a block starts here when the edge's left end is this point */
+      bool st = ja == mid ? p.slot_idx[kka] == e
+                          : (e == 0 && ja == mid - 1 && p.slot_idx[kka] == GI_CHUNK);
+      p.starts[mc.e0 + e] = (unsigned char) st;
+    }
+  }
+}
+
+void gi_launch_long_fit(const gi_plan &p, cudaStream_t s)
+{
+  if (p.nmulti == 0) return;
+  unsigned blocks = (unsigned) ((p.nmulti * 32 + 255) / 256);
+  bool wt = p.w != nullptr;
+  if (p.single) {
+    if (wt) long_fit_kernel<float, true><<<blocks, 256, 0, s>>>(p);
+    else long_fit_kernel<float, false><<<blocks, 256, 0, s>>>(p);
+  } else {
+    if (wt) long_fit_kernel<double, true><<<blocks, 256, 0, s>>>(p);
+    else long_fit_kernel<double, false><<<blocks, 256, 0, s>>>(p);
+  }
+}
