@@ -161,16 +161,19 @@ SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
   int r = Rf_asInteger(reps);
   if (r < 1 || r == NA_INTEGER) gi_internal_error("reps must be >= 1");
   SEXP ms = PROTECT(Rf_allocVector(REALSXP, r));
+  SEXP stages = PROTECT(Rf_allocVector(REALSXP, 4));
+  for (int i = 0; i < 4; i++) REAL(stages)[i] = NA_REAL;
   char msg[1024] = "";
   int status = gi_cuda_bench(REAL(y), wp, off, nprob,
                              Rf_asLogical(decreasing) == TRUE,
-                             Rf_asLogical(single) == TRUE, r, REAL(ms), msg,
-                             sizeof(msg));
-  const char *names[] = {"ms", "error", ""};
+                             Rf_asLogical(single) == TRUE, r, REAL(ms),
+                             REAL(stages), msg, sizeof(msg));
+  const char *names[] = {"ms", "stages", "error", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, ms);
-  SET_VECTOR_ELT(out, 1, engine_error(status, msg));
-  UNPROTECT(2);
+  SET_VECTOR_ELT(out, 1, stages);
+  SET_VECTOR_ELT(out, 2, engine_error(status, msg));
+  UNPROTECT(3);
   return out;
 }
 

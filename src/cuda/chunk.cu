@@ -85,21 +85,47 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
   W[2 * lane] = 0u;
   W[2 * lane + 1] = 0u;
 
-  /* running sums of this lane's elements, from the lane's first point */
+  /* The warp's elements are contiguous (chunks are placed in order), so
+   * they are staged through shared memory with coalesced loads; a lane's
+   * 32 values then come from there, one padded double per 32 keeping the
+   * banks apart. */
+  int64_t my_lo = np > 0 ? c.e0 + first : INT64_MAX;
+  int64_t my_hi = np > 0 ? c.e0 + first + np : 0;
+  for (int off = 16; off > 0; off >>= 1) {
+    my_lo = min(my_lo, (int64_t) __shfl_xor_sync(0xffffffffu, (long long) my_lo, off));
+    my_hi = max(my_hi, (int64_t) __shfl_xor_sync(0xffffffffu, (long long) my_hi, off));
+  }
+  double *stage_y = (double *) Ys, *stage_w = stage_y + 1056;
+  const int span = my_hi > my_lo ? (int) (my_hi - my_lo) : 0;
+  for (int i = lane; i < span; i += 32) {
+    stage_y[i + (i >> 5)] = (double) y[my_lo + i];
+    if (WT) stage_w[i + (i >> 5)] = (double) w[my_lo + i];
+  }
+  __syncwarp();
+  double v[32], wv[32];
+  const int s0 = np > 0 ? (int) (c.e0 + first - my_lo) : 0;
+#pragma unroll
+  for (int k = 0; k < 32; k++) {
+    int i = s0 + k;
+    v[k] = k < np ? stage_y[i + (i >> 5)] : 0.0;
+    wv[k] = WT && k < np ? stage_w[i + (i >> 5)] : 0.0;
+  }
+  __syncwarp();
+
+  /* the lane's totals; its running sums are written once its start is
+   * known, so that shared memory is written once per point */
   dd sy = dd_make(0.0), sx = dd_make(0.0);
-  for (int k = 0; k < np; k++) {
-    int64_t e = c.e0 + first + k;
-    double v = (double) y[e];
-    if (p.decreasing) v = -v;
-    if (WT) {
-      double wt = (double) w[e];
-      sy = dd_add(sy, two_prod(wt, v));
-      sx = dd_add_d(sx, wt);
-      Xs[base + first + k + 1] = sx;
-    } else {
-      sy = dd_add_d(sy, v);
+#pragma unroll
+  for (int k = 0; k < 32; k++) {
+    if (k < np) {
+      double vk = p.decreasing ? -v[k] : v[k];
+      if (WT) {
+        sy = dd_add(sy, two_prod(wv[k], vk));
+        sx = dd_add_d(sx, wv[k]);
+      } else {
+        sy = dd_add_d(sy, vk);
+      }
     }
-    Ys[base + first + k + 1] = sy;
   }
 
   /* lane starts: an exclusive scan of the lane totals over the chunk */
@@ -121,10 +147,21 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
   st_x.hi = __shfl_up_sync(0xffffffffu, ix.hi, 1);
   st_x.lo = __shfl_up_sync(0xffffffffu, ix.lo, 1);
   if (li == 0) { st_y = dd_make(0.0); st_x = dd_make(0.0); }
-  if (li > 0 && first > 0) {
-    for (int k = 1; k <= np; k++) {
-      Ys[base + first + k] = dd_add(st_y, Ys[base + first + k]);
-      if (WT) Xs[base + first + k] = dd_add(st_x, Xs[base + first + k]);
+  {
+    dd ry = st_y, rx = st_x;
+#pragma unroll
+    for (int k = 0; k < 32; k++) {
+      if (k < np) {
+        double vk = p.decreasing ? -v[k] : v[k];
+        if (WT) {
+          ry = dd_add(ry, two_prod(wv[k], vk));
+          rx = dd_add_d(rx, wv[k]);
+          Xs[base + first + k + 1] = rx;
+        } else {
+          ry = dd_add_d(ry, vk);
+        }
+        Ys[base + first + k + 1] = ry;
+      }
     }
   }
   if (li == 0 && c.cnt > 0) {
@@ -139,19 +176,23 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
     uint64_t mask = 1u;
     int a = -1, b = 0, k = 1;
     const int o = base + first;
+    /* unweighted abscissae here are lane-relative: turns do not mind. The
+     * top two entries stay in registers; a pop reloads the one under. */
+    pt pa = point_at<WT>(Ys, Xs, o, 0), pb = pa, pk = point_at<WT>(Ys, Xs, o, 1);
     while (k <= np) {
-      /* unweighted abscissae here are lane-relative: turns do not mind */
-      bool pop = a >= 0 &&
-          !convex_at(point_at<WT>(Ys, Xs, o, a), point_at<WT>(Ys, Xs, o, b),
-                     point_at<WT>(Ys, Xs, o, k));
-      if (pop) {
+      if (a >= 0 && !convex_at(pa, pb, pk)) {
         mask &= ~(1ull << b);
         b = a;
+        pb = pa;
         uint64_t below = mask & ((1ull << a) - 1ull);
         a = below ? 63 - __clzll((long long) below) : -1;
+        pa = point_at<WT>(Ys, Xs, o, a > 0 ? a : 0);
       } else {
         mask |= 1ull << k;
-        a = b; b = k; k++;
+        a = b; pa = pb;
+        b = k; pb = pk;
+        k++;
+        pk = point_at<WT>(Ys, Xs, o, k <= np ? k : np);
       }
     }
     W[wb + li] = (uint32_t) mask;
@@ -247,9 +288,9 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
   if (lane == 0) {
     p.desc[c.mid] = gi_seg{c.mid, 0, total - 1};
     p.count[c.mid] = 1;
-    /* the chunk's totals; gi_launch_chunk_starts turns them into starts */
-    p.cstart[2 * c.mid] = WT ? Xs[c.cnt] : dd_make((double) c.cnt);
-    p.cstart[2 * c.mid + 1] = Ys[c.cnt];
+    /* the chunk's totals, which gi_launch_chunk_starts scans */
+    p.ctotal[2 * c.mid] = WT ? Xs[c.cnt] : dd_make((double) c.cnt);
+    p.ctotal[2 * c.mid + 1] = Ys[c.cnt];
     if (!isfinite(Ys[c.cnt].hi)) *p.flag = 1;
   }
 }

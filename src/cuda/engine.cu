@@ -19,8 +19,8 @@ struct dbuf {
   size_t cap;
 };
 
-enum { B_Y, B_W, B_FIT, B_STARTS, B_CHUNKS, B_MULTI, B_LONG, B_SIDX, B_SY,
-       B_SX, B_CSTART, B_DESC, B_COUNT, B_FLAG, B_GRAD, B_DY, B_DW, B_SCRATCH,
+enum { B_Y, B_W, B_FIT, B_STARTS, B_CHUNKS, B_MULTI, B_SIDX, B_SY,
+       B_SX, B_CSTART, B_CTOTAL, B_KEYS, B_SSCRATCH, B_DESC, B_COUNT, B_FLAG, B_GRAD, B_DY, B_DW, B_SCRATCH,
        B_N };
 
 static dbuf ws[B_N];
@@ -72,15 +72,16 @@ static cudaError_t reserve(const size_t *need)
 struct host_plan {
   gi_chunk *chunks;
   gi_multi *multi;
-  int64_t *long_first;
-  int64_t nchunk, nmulti, nlong, nlanes, uniform_count;
+  int64_t *keys; /* per chunk of a long problem: its problem's first one */
+  int64_t nchunk, nmulti, nlanes, uniform_count;
   int32_t uniform_n, uniform_L, levels;
   int64_t *merges; /* merges per level */
 };
 
 static void plan_free(host_plan *h)
 {
-  free(h->chunks); free(h->multi); free(h->long_first); free(h->merges);
+  free(h->chunks); free(h->multi); free(h->merges);
+  free(h->keys);
   memset(h, 0, sizeof(*h));
 }
 
@@ -106,25 +107,25 @@ static int plan_make(const int64_t *off, int64_t nprob, host_plan *h)
     h->nlanes = (nprob * h->uniform_L + 31) / 32 * 32;
     return 0;
   }
-  int64_t nchunk = 0, nmulti = 0, nlong = 0;
+  int64_t nchunk = 0, nmulti = 0;
   for (int64_t b = 0; b < nprob; b++) {
     int64_t nb = off[b + 1] - off[b];
     if (nb > GI_CHUNK) {
       int64_t m = (nb + GI_CHUNK - 1) / GI_CHUNK;
-      nchunk += m; nmulti += m; nlong++;
+      nchunk += m; nmulti += m;
     } else if (nb > 0) {
       nchunk++;
     }
   }
   h->chunks = (gi_chunk *) malloc((size_t) (nchunk > 0 ? nchunk : 1) * sizeof(gi_chunk));
   h->multi = (gi_multi *) malloc((size_t) (nmulti > 0 ? nmulti : 1) * sizeof(gi_multi));
-  h->long_first = (int64_t *) malloc((size_t) (nlong > 0 ? nlong : 1) * sizeof(int64_t));
   h->merges = (int64_t *) calloc(64, sizeof(int64_t));
-  if (!h->chunks || !h->multi || !h->long_first || !h->merges) {
+  h->keys = (int64_t *) malloc((size_t) (nmulti > 0 ? nmulti : 1) * sizeof(int64_t));
+  if (!h->chunks || !h->multi || !h->merges || !h->keys) {
     plan_free(h);
     return -1;
   }
-  int64_t cursor = 0, c = 0, mi = 0, li = 0;
+  int64_t cursor = 0, c = 0, mi = 0;
   for (int64_t b = 0; b < nprob; b++) {
     int64_t nb = off[b + 1] - off[b];
     if (nb == 0) continue;
@@ -137,11 +138,11 @@ static int plan_make(const int64_t *off, int64_t nprob, host_plan *h)
     }
     int64_t m = (nb + GI_CHUNK - 1) / GI_CHUNK, first = mi;
     cursor = (cursor + 31) / 32 * 32;
-    h->long_first[li++] = first;
     for (int64_t k = 0; k < m; k++) {
       int64_t e0 = off[b] + k * GI_CHUNK;
       int32_t cnt = (int32_t) (nb - k * GI_CHUNK < GI_CHUNK ? nb - k * GI_CHUNK : GI_CHUNK);
       h->chunks[c++] = gi_chunk{e0, cursor, mi, cnt, 32};
+      h->keys[mi] = first;
       h->multi[mi++] = gi_multi{e0, first, cnt, (int32_t) m};
       cursor += 32;
     }
@@ -152,7 +153,6 @@ static int plan_make(const int64_t *off, int64_t nprob, host_plan *h)
   }
   h->nchunk = nchunk;
   h->nmulti = nmulti;
-  h->nlong = nlong;
   h->nlanes = (cursor + 31) / 32 * 32;
   return 0;
 }
@@ -172,11 +172,16 @@ static void device_sizes(const host_plan *h, int64_t n, int single, int weighted
   need[B_FIT] = (size_t) n * es;
   need[B_CHUNKS] = (size_t) h->nchunk * sizeof(gi_chunk);
   need[B_MULTI] = (size_t) h->nmulti * sizeof(gi_multi);
-  need[B_LONG] = (size_t) h->nlong * sizeof(int64_t);
   need[B_SIDX] = (size_t) h->nmulti * GI_SLOT * sizeof(int16_t);
   need[B_SY] = (size_t) h->nmulti * GI_SLOT * sizeof(dd);
   need[B_SX] = weighted ? (size_t) h->nmulti * GI_SLOT * sizeof(dd) : 0;
   need[B_CSTART] = (size_t) h->nmulti * 2 * sizeof(dd);
+  need[B_CTOTAL] = (size_t) h->nmulti * 2 * sizeof(dd);
+  need[B_KEYS] = (size_t) h->nmulti * sizeof(int64_t);
+  gi_plan q;
+  memset(&q, 0, sizeof(q));
+  q.nmulti = h->nmulti;
+  need[B_SSCRATCH] = gi_chunk_starts_scratch(q);
   need[B_DESC] = (size_t) h->nmulti * sizeof(gi_seg);
   need[B_COUNT] = (size_t) h->nmulti * sizeof(int32_t);
   need[B_FLAG] = sizeof(int);
@@ -203,6 +208,8 @@ static gi_plan device_plan(const host_plan *h, const void *y, const void *w,
   p.slot_y = (dd *) ws[B_SY].p;
   p.slot_x = (dd *) ws[B_SX].p;
   p.cstart = (dd *) ws[B_CSTART].p;
+  p.ctotal = (dd *) ws[B_CTOTAL].p;
+  p.keys = (const int64_t *) ws[B_KEYS].p;
   p.desc = (gi_seg *) ws[B_DESC].p;
   p.count = (int32_t *) ws[B_COUNT].p;
   p.flag = (int *) ws[B_FLAG].p;
@@ -218,24 +225,31 @@ static cudaError_t upload_plan(const host_plan *h, cudaStream_t s)
   if (err == cudaSuccess && h->nmulti)
     err = cudaMemcpyAsync(ws[B_MULTI].p, h->multi, (size_t) h->nmulti * sizeof(gi_multi),
                           cudaMemcpyHostToDevice, s);
-  if (err == cudaSuccess && h->nlong)
-    err = cudaMemcpyAsync(ws[B_LONG].p, h->long_first, (size_t) h->nlong * sizeof(int64_t),
+  if (err == cudaSuccess && h->nmulti)
+    err = cudaMemcpyAsync(ws[B_KEYS].p, h->keys, (size_t) h->nmulti * sizeof(int64_t),
                           cudaMemcpyHostToDevice, s);
   return err;
 }
 
-/* The kernels of one forward pass, in stream order. */
-static cudaError_t solve(const host_plan *h, const gi_plan &p, cudaStream_t s)
+/* The kernels of one forward pass, in stream order; `ev`, when not NULL,
+ * gets an event after each of its four stages (for benchmarks). */
+static cudaError_t solve(const host_plan *h, const gi_plan &p, cudaStream_t s,
+                         cudaEvent_t *ev = NULL)
 {
   cudaError_t err = cudaMemsetAsync(p.flag, 0, sizeof(int), s);
   if (err != cudaSuccess) return err;
   gi_launch_chunks(p, s);
+  if (ev) cudaEventRecord(ev[0], s);
   if (h->nmulti > 0) {
-    gi_launch_chunk_starts(p, h->nlong, (const int64_t *) ws[B_LONG].p, s);
-    for (int r = 0; r < h->levels; r++)
-      gi_launch_merge_level(p, r, h->merges[r] < GI_WARP_LEVEL, s);
-    gi_launch_long_fit(p, s);
+    err = gi_launch_chunk_starts(p, ws[B_SSCRATCH].p, ws[B_SSCRATCH].cap, s);
+    if (err != cudaSuccess) return err;
   }
+  if (ev) cudaEventRecord(ev[1], s);
+  for (int r = 0; r < h->levels; r++)
+    gi_launch_merge_level(p, r, h->merges[r] < GI_WARP_LEVEL, s);
+  if (ev) cudaEventRecord(ev[2], s);
+  if (h->nmulti > 0) gi_launch_long_fit(p, s);
+  if (ev) cudaEventRecord(ev[3], s);
   return cudaGetLastError();
 }
 
@@ -275,9 +289,8 @@ static size_t sum_sizes(const size_t *need)
 
 /* Convert between R's doubles and the device's element type through a
  * host buffer: float32 halves what crosses the bus. */
-static cudaError_t put_values(void *dst, const double *src, int64_t n, int single, int negate_zero)
+static cudaError_t put_values(void *dst, const double *src, int64_t n, int single)
 {
-  (void) negate_zero;
   if (!single) return cudaMemcpy(dst, src, (size_t) n * sizeof(double), cudaMemcpyHostToDevice);
   float *tmp = (float *) malloc((size_t) (n > 0 ? n : 1) * sizeof(float));
   if (!tmp) return cudaErrorMemoryAllocation;
@@ -334,8 +347,8 @@ extern "C" int gi_cuda_fit_host(const double *y, const double *w, const int64_t 
     return rc;
   }
   const char *stage = "copying the data to the device";
-  err = put_values(ws[B_Y].p, y, n, single, 0);
-  if (err == cudaSuccess && w) err = put_values(ws[B_W].p, w, n, single, 0);
+  err = put_values(ws[B_Y].p, y, n, single);
+  if (err == cudaSuccess && w) err = put_values(ws[B_W].p, w, n, single);
   if (err == cudaSuccess) err = upload_plan(&h, 0);
   if (err == cudaSuccess) {
     stage = "in the solver's kernels";
@@ -385,7 +398,7 @@ extern "C" int gi_cuda_fit_device(const void *y, const void *w, const int64_t *o
 
 extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
                              int64_t nprob, int decreasing, int single, int reps,
-                             double *ms, char *msg, size_t len)
+                             double *ms, double *stage_ms, char *msg, size_t len)
 {
   int64_t n = off[nprob];
   for (int r = 0; r < reps; r++) ms[r] = 0.0;
@@ -398,12 +411,13 @@ extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *of
   size_t need[B_N] = {0};
   device_sizes(&h, n, single, w != NULL, need);
   cudaError_t err = reserve(need);
-  cudaEvent_t e0 = NULL, e1 = NULL;
-  if (err == cudaSuccess) err = put_values(ws[B_Y].p, y, n, single, 0);
-  if (err == cudaSuccess && w) err = put_values(ws[B_W].p, w, n, single, 0);
+  cudaEvent_t e0 = NULL, e1 = NULL, ev[4] = {NULL, NULL, NULL, NULL};
+  if (err == cudaSuccess) err = put_values(ws[B_Y].p, y, n, single);
+  if (err == cudaSuccess && w) err = put_values(ws[B_W].p, w, n, single);
   if (err == cudaSuccess) err = upload_plan(&h, 0);
   if (err == cudaSuccess) err = cudaEventCreate(&e0);
   if (err == cudaSuccess) err = cudaEventCreate(&e1);
+  for (int i = 0; i < 4 && err == cudaSuccess; i++) err = cudaEventCreate(&ev[i]);
   gi_plan p = device_plan(&h, ws[B_Y].p, w ? ws[B_W].p : NULL, ws[B_FIT].p, NULL,
                           decreasing, single);
   if (err == cudaSuccess) err = solve(&h, p, 0); /* warm-up */
@@ -416,8 +430,20 @@ extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *of
     if (err == cudaSuccess) err = cudaEventElapsedTime(&t, e0, e1);
     ms[r] = t;
   }
+  /* one more run, split by stage: chunks, chunk starts, merge levels, fit */
+  if (err == cudaSuccess && stage_ms) {
+    err = cudaEventRecord(e0, 0);
+    if (err == cudaSuccess) err = solve(&h, p, 0, ev);
+    if (err == cudaSuccess) err = cudaEventSynchronize(ev[3]);
+    for (int i = 0; i < 4 && err == cudaSuccess; i++) {
+      float t = 0.0f;
+      err = cudaEventElapsedTime(&t, i == 0 ? e0 : ev[i - 1], ev[i]);
+      stage_ms[i] = t;
+    }
+  }
   if (e0) cudaEventDestroy(e0);
   if (e1) cudaEventDestroy(e1);
+  for (int i = 0; i < 4; i++) if (ev[i]) cudaEventDestroy(ev[i]);
   plan_free(&h);
   if (err != cudaSuccess) return fail(err, "in the benchmark", sum_sizes(need), msg, len);
   return range_or_ok(msg, len);

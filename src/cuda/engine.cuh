@@ -62,6 +62,8 @@ struct gi_plan {
   int16_t *slot_idx;    /* nmulti x GI_SLOT point numbers */
   dd *slot_y, *slot_x;  /* nmulti x GI_SLOT chunk-relative coordinates */
   dd *cstart;           /* nmulti x 2: the chunk's first point (x, y) */
+  dd *ctotal;           /* nmulti x 2: the chunk's totals (x, y) */
+  const int64_t *keys;  /* nmulti: the first chunk of the chunk's problem */
   gi_seg *desc;         /* nmulti descriptors */
   int32_t *count;       /* nmulti: segments of the list that starts here */
   int *flag;            /* set when sums leave double range */
@@ -69,8 +71,9 @@ struct gi_plan {
 
 /* Launchers (stream-ordered, no synchronisation). */
 void gi_launch_chunks(const gi_plan &p, cudaStream_t s);
-void gi_launch_chunk_starts(const gi_plan &p, int64_t nlong,
-                            const int64_t *long_first, cudaStream_t s);
+size_t gi_chunk_starts_scratch(const gi_plan &p);
+cudaError_t gi_launch_chunk_starts(const gi_plan &p, void *scratch,
+                                   size_t scratch_bytes, cudaStream_t s);
 void gi_launch_merge_level(const gi_plan &p, int level, int warp_per_merge,
                            cudaStream_t s);
 void gi_launch_long_fit(const gi_plan &p, cudaStream_t s);

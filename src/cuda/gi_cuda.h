@@ -76,11 +76,13 @@ int gi_cuda_vjp_host(const double *y, const double *w, const double *fit,
 /*
  * Kernel time of the forward pass: the batch is copied to the device once,
  * solved once to warm up, then `reps` times, each timed with CUDA events
- * into ms[]. For benchmarks.
+ * into ms[]; stage_ms, when not NULL, gets the four stages (chunk hulls,
+ * chunk starts, merge levels, fit of long problems) of one more run. For
+ * benchmarks.
  */
 int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
                   int64_t nprob, int decreasing, int single, int reps,
-                  double *ms, char *msg, size_t len);
+                  double *ms, double *stage_ms, char *msg, size_t len);
 
 /* Bytes of device memory the workspace holds now, and the device's free
  * and total memory (cudaMemGetInfo). */

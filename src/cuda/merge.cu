@@ -10,76 +10,48 @@
  * bisection), cuts the two segments it lands in and moves the right list's
  * remaining descriptors down behind the left one. No vertex is copied.
  */
+#include <cub/cub.cuh>
+#include <cuda/std/functional>
 #include "engine.cuh"
 
 #define GI_WALK 64
 
 /* ---- chunk starts ------------------------------------------------------ */
 
-/* One block per long problem: cstart holds each chunk's totals (x, y) and
- * becomes the running sums before it, in pairs. */
-__global__ void chunk_starts_kernel(dd *cstart, const gi_multi *multi,
-                                    const int64_t *long_first)
+/* A chunk's first point (x, y): the running sums of the chunk totals before
+ * it in its problem, an exclusive scan by problem, in pairs. */
+struct xy {
+  dd x, y;
+};
+
+struct xy_add {
+  __device__ __forceinline__ xy operator()(const xy &a, const xy &b) const
+  {
+    return xy{dd_add(a.x, b.x), dd_add(a.y, b.y)};
+  }
+};
+
+static cudaError_t scan_starts(void *tmp, size_t &bytes, const gi_plan &p,
+                               cudaStream_t s)
 {
-  __shared__ dd wx[32], wy[32];
-  const int64_t f = long_first[blockIdx.x];
-  const int m = multi[f].m, t = threadIdx.x, nt = blockDim.x;
-  const int per = (m + nt - 1) / nt;
-  const int i0 = min(m, t * per), i1 = min(m, i0 + per);
-  dd ax = dd_make(0.0), ay = dd_make(0.0);
-  for (int i = i0; i < i1; i++) {
-    ax = dd_add(ax, cstart[2 * (f + i)]);
-    ay = dd_add(ay, cstart[2 * (f + i) + 1]);
-  }
-  /* exclusive scan of the threads' sums: in the warp, then over warps */
-  const int lane = t & 31, wid = t >> 5;
-  dd sx = ax, sy = ay;
-  for (int off = 1; off < 32; off <<= 1) {
-    dd tx, ty;
-    tx.hi = __shfl_up_sync(0xffffffffu, sx.hi, off);
-    tx.lo = __shfl_up_sync(0xffffffffu, sx.lo, off);
-    ty.hi = __shfl_up_sync(0xffffffffu, sy.hi, off);
-    ty.lo = __shfl_up_sync(0xffffffffu, sy.lo, off);
-    if (lane >= off) { sx = dd_add(tx, sx); sy = dd_add(ty, sy); }
-  }
-  if (lane == 31) { wx[wid] = sx; wy[wid] = sy; }
-  __syncthreads();
-  if (wid == 0) {
-    int nw = nt >> 5;
-    dd vx = lane < nw ? wx[lane] : dd_make(0.0), vy = lane < nw ? wy[lane] : dd_make(0.0);
-    for (int off = 1; off < 32; off <<= 1) {
-      dd tx, ty;
-      tx.hi = __shfl_up_sync(0xffffffffu, vx.hi, off);
-      tx.lo = __shfl_up_sync(0xffffffffu, vx.lo, off);
-      ty.hi = __shfl_up_sync(0xffffffffu, vy.hi, off);
-      ty.lo = __shfl_up_sync(0xffffffffu, vy.lo, off);
-      if (lane >= off) { vx = dd_add(tx, vx); vy = dd_add(ty, vy); }
-    }
-    if (lane < nw) { wx[lane] = vx; wy[lane] = vy; }
-  }
-  __syncthreads();
-  /* the sum before this thread: its warp's predecessors, then its lane's */
-  dd ex = wid > 0 ? wx[wid - 1] : dd_make(0.0), ey = wid > 0 ? wy[wid - 1] : dd_make(0.0);
-  dd px, py;
-  px.hi = __shfl_up_sync(0xffffffffu, sx.hi, 1);
-  px.lo = __shfl_up_sync(0xffffffffu, sx.lo, 1);
-  py.hi = __shfl_up_sync(0xffffffffu, sy.hi, 1);
-  py.lo = __shfl_up_sync(0xffffffffu, sy.lo, 1);
-  if (lane > 0) { ex = dd_add(ex, px); ey = dd_add(ey, py); }
-  for (int i = i0; i < i1; i++) {
-    dd tx = cstart[2 * (f + i)], ty = cstart[2 * (f + i) + 1];
-    cstart[2 * (f + i)] = ex;
-    cstart[2 * (f + i) + 1] = ey;
-    ex = dd_add(ex, tx);
-    ey = dd_add(ey, ty);
-  }
+  xy zero{dd{0.0, 0.0}, dd{0.0, 0.0}};
+  return cub::DeviceScan::ExclusiveScanByKey(tmp, bytes, p.keys, (const xy *) p.ctotal,
+                                             (xy *) p.cstart, xy_add(), zero,
+                                             p.nmulti, ::cuda::std::equal_to<>{}, s);
 }
 
-void gi_launch_chunk_starts(const gi_plan &p, int64_t nlong,
-                            const int64_t *long_first, cudaStream_t s)
+size_t gi_chunk_starts_scratch(const gi_plan &p)
 {
-  if (nlong == 0) return;
-  chunk_starts_kernel<<<(unsigned) nlong, 1024, 0, s>>>(p.cstart, p.multi, long_first);
+  size_t bytes = 0;
+  if (p.nmulti > 0) scan_starts(nullptr, bytes, p, 0);
+  return bytes;
+}
+
+cudaError_t gi_launch_chunk_starts(const gi_plan &p, void *scratch,
+                                   size_t scratch_bytes, cudaStream_t s)
+{
+  if (p.nmulti == 0) return cudaSuccess;
+  return scan_starts(scratch, scratch_bytes, p, s);
 }
 
 /* ---- vertices of segment lists ----------------------------------------- */
