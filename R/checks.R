@@ -4,8 +4,9 @@
 # position. Validation happens here, once; the C glue trusts its input.
 
 # Numeric (double, integer or logical) vector or matrix, all finite; with
-# `nonneg`, also >= 0. Doubles are passed on as they are: no copy.
-check_values <- function(x, arg, call, nonneg = FALSE) {
+# `nonneg`, also >= 0; with `single`, also within what float32 can hold.
+# Doubles are passed on as they are: no copy.
+check_values <- function(x, arg, call, nonneg = FALSE, single = FALSE) {
   if (!(is.numeric(x) || is.logical(x)) || is.object(x) && !is.numeric(x) ||
       is.list(x)) {
     abort_input(sprintf("`%s` must be a numeric vector or matrix, not %s.",
@@ -19,6 +20,7 @@ check_values <- function(x, arg, call, nonneg = FALSE) {
     abort_input(sprintf("`%s` must be %s: %s is %s.", arg, what,
                         describe_position(pos, x), describe_value(v)), call)
   }
+  if (single) check_single_range(x, arg, call, weights = nonneg)
   x
 }
 
@@ -41,9 +43,9 @@ check_same_length <- function(x, y, xarg, yarg, call) {
 
 # Weights for values `y` (a vector, or a matrix whose columns are problems:
 # then one value per element or one per row, shared by the columns).
-check_weights <- function(weights, y, call) {
+check_weights <- function(weights, y, call, single = FALSE) {
   if (is.null(weights)) return(NULL)
-  w <- check_values(weights, "weights", call, nonneg = TRUE)
+  w <- check_values(weights, "weights", call, nonneg = TRUE, single = single)
   if (is.matrix(y) && !is.matrix(weights) && length(w) == nrow(y) &&
       length(w) != length(y)) {
     w <- rep.int(as.vector(w), ncol(y))

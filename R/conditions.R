@@ -41,3 +41,13 @@ describe_value <- function(v) {
   if (is.infinite(v)) return(if (v > 0) "Inf" else "-Inf")
   format(v, digits = 4L)
 }
+
+# A failure of the GPU engine (out of memory, a CUDA error): its message,
+# and the way out unless the engine gave that already.
+abort_gpu <- function(message, call) {
+  message <- paste("The GPU engine failed:", sub("[.[:space:]]*$", ".", message))
+  if (!grepl("device = \"cpu\"", message, fixed = TRUE)) {
+    message <- paste(message, "Use `device = \"cpu\"` to solve on the CPU instead.")
+  }
+  abort_device(message, call)
+}

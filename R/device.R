@@ -1,30 +1,90 @@
 #' What the GPU engine can do here
 #'
-#' Reports whether the CUDA layer was compiled into this installation, which
-#' devices the CUDA runtime sees now, whether `device = "gpu"` can be used
-#' and, when it cannot, why. It asks the driver each time it is called and
-#' starts nothing on a device; loading the package touches no GPU.
+#' Reports whether the CUDA engine was compiled into this installation,
+#' which devices the CUDA runtime sees now, whether `device = "gpu"` can be
+#' used and, when it cannot, why. It asks the driver each time it is called;
+#' loading the package touches no GPU.
 #'
-#' This version of gpuiso has the CPU engine only. When `configure` finds the
-#' CUDA toolkit it compiles the device layer, so that `gpu_info()` can list
-#' the devices, but `device = "gpu"` stays an error until the GPU engine
-#' exists.
+#' @section The GPU engine:
+#' When `configure` finds the CUDA toolkit at installation, gpuiso compiles
+#' a second engine for NVIDIA GPUs. The fit is the slope sequence of the
+#' lower convex hull of the cumulative sums of the weights and of the
+#' weighted values; the GPU builds the hulls of short chunks of each
+#' problem in parallel and merges neighbouring hulls level by level, keeping
+#' a merged hull as a list of segments of the chunk hulls instead of copying
+#' their vertices (Raikova, 2026, \doi{10.48550/arXiv.2610.24038}). Long
+#' problems are split over the whole device, and short ones are packed
+#' several to a warp, so one call serves one long vector as well as a batch
+#' of many short problems. Its double-precision fits agree with the CPU
+#' engine's to about \eqn{10^{-10}} relative to \eqn{1 + |z|}, and are
+#' exactly monotone.
+#'
+#' `device = "gpu"` uses it whenever `gpu_info()$available` is `TRUE`:
+#' CUDA was compiled in and the runtime sees at least one device.
+#' `device = "auto"`, the default, uses it only for calls with at least
+#' `getOption("gpuiso.gpu_min_n")` elements in all
+#' (`r format(gpu_min_n_default, scientific = FALSE)` unless set),
+#' because below that copying the data to the device and back costs more
+#' than the CPU's linear pass; smaller calls do not even ask the driver.
+#'
+#' The engine keeps a workspace in device memory between calls, so that a
+#' loop of calls does not allocate each time; `gpu_info()$workspace` says
+#' how large it is, and [gpu_release()] gives it back.
 #'
 #' @return A list of class `"gpuiso_gpu_info"` with elements
 #'   `cuda_compiled` (logical), `available` (logical: can `device = "gpu"`
 #'   be used now), `reason` (why not, or `""`), `devices` (a data frame
 #'   with the `name`, `memory` in bytes and compute capability `cc` of each
-#'   device the runtime sees), `runtime` and `driver` (CUDA versions, as
-#'   strings, `NA` when unknown), `nvcc` and `nvcc_version` (the toolkit
-#'   configure found, if any), `openmp` (logical) and `threads` (the threads
-#'   the CPU engine will use for a batch).
+#'   device the runtime sees), `workspace` (the bytes of device memory the
+#'   engine's workspace holds now, 0 when none), `runtime` and `driver`
+#'   (CUDA versions, as strings, `NA` when unknown), `nvcc` and
+#'   `nvcc_version` (the toolkit configure found, if any), `openmp`
+#'   (logical) and `threads` (the threads the CPU engine will use for a
+#'   batch).
+#' @seealso [gpu_release()]; the `device` and `precision` arguments of
+#'   [isotonic()].
 #' @export
 #' @examples
 #' gpu_info()
 gpu_info <- function() {
+  s <- gpu_status()
+  b <- s$build
+  p <- s$probe
+  devices <- data.frame(name = p$name, memory = p$memory, cc = p$cc)
+  workspace <- if (s$available) gpu_memory()$workspace else 0
+  structure(
+    list(cuda_compiled = b$cuda_compiled, available = s$available,
+         reason = s$reason, devices = devices, workspace = workspace,
+         runtime = cuda_version(p$runtime), driver = cuda_version(p$driver),
+         nvcc = b$nvcc, nvcc_version = b$nvcc_version, openmp = b$openmp,
+         threads = min(resolve_threads(), b$max_threads)),
+    class = "gpuiso_gpu_info")
+}
+
+#' Give the GPU engine's device memory back
+#'
+#' The GPU engine keeps a workspace in device memory from one call to the
+#' next, sized for the largest work so far, so that repeated calls do not
+#' allocate. `gpu_release()` frees it, for example to hand the memory to
+#' another program after a large fit; the next call on the GPU allocates
+#' again. Without CUDA it does nothing.
+#'
+#' @return `NULL`, invisibly.
+#' @seealso [gpu_info()], whose `workspace` element is the size held.
+#' @export
+#' @examples
+#' gpu_release()
+#' gpu_info()$workspace
+gpu_release <- function() {
+  .Call(ffi_gpu_release)
+  invisible(NULL)
+}
+
+# Whether the GPU engine can run now, and why not: CUDA compiled in and at
+# least one device seen by the runtime. Asks the driver; caches nothing.
+gpu_status <- function() {
   b <- .Call(ffi_build_info)
   p <- .Call(ffi_gpu_probe)
-  devices <- data.frame(name = p$name, memory = p$memory, cc = p$cc)
   reason <- if (!b$cuda_compiled) {
     b$cuda_note
   } else if (p$count < 0L) {
@@ -32,16 +92,28 @@ gpu_info <- function() {
   } else if (p$count == 0L) {
     "the CUDA runtime sees no device"
   } else {
-    "this version of gpuiso has no GPU engine yet"
+    ""
   }
-  structure(
-    list(cuda_compiled = b$cuda_compiled, available = FALSE, reason = reason,
-         devices = devices, runtime = cuda_version(p$runtime),
-         driver = cuda_version(p$driver), nvcc = b$nvcc,
-         nvcc_version = b$nvcc_version, openmp = b$openmp,
-         threads = min(resolve_threads(), b$max_threads)),
-    class = "gpuiso_gpu_info")
+  list(build = b, probe = p, available = !nzchar(reason), reason = reason)
 }
+
+# The engine's device workspace and the device's memory, in bytes:
+# list(workspace, free, total, error); free and total NA when unknown.
+gpu_memory <- function() .Call(ffi_gpu_memory)
+
+# Kernel times (ms) of `reps` forward passes on data copied to the device
+# once: for bench/, not exported.
+gpu_bench <- function(y, w = NULL, offsets = c(0, length(y)),
+                      decreasing = FALSE, single = FALSE, reps = 10L) {
+  res <- .Call(ffi_gpu_bench, as.double(y), if (!is.null(w)) as.double(w),
+               as.double(offsets), decreasing, single, as.integer(reps))
+  if (!is.null(res$error)) abort_gpu(res$error, sys.call())
+  res$ms
+}
+
+# The status the GPU engine returns when its sums would leave the double
+# range: the R layer then solves on the CPU, whose sums are scaled.
+gpu_status_range <- 4L
 
 # CUDA's version code (1000 * major + 10 * minor) as "major.minor".
 cuda_version <- function(v) {
@@ -60,29 +132,53 @@ print.gpuiso_gpu_info <- function(x, ...) {
   }
   cat("  GPU available:    ", if (x$available) "yes" else "no", "\n", sep = "")
   if (!x$available) cat("  why not:          ", x$reason, "\n", sep = "")
+  if (x$available) {
+    cat(sprintf("  GPU workspace:    %.1f MiB\n", x$workspace / 2^20))
+  }
   cat("  CPU threads:      ", x$threads,
       if (!x$openmp) " (built without OpenMP)", "\n", sep = "")
   invisible(x)
 }
 
-# The engine a call will use: "cpu" or "gpu". `device = "gpu"` where the GPU
-# cannot be used is an error that says why; "auto" takes the CPU then.
-resolve_device <- function(device, call) {
-  if (identical(device, "auto") || identical(device, "cpu")) return("cpu")
-  if (!is.character(device) || length(device) != 1L || is.na(device) ||
-      !device %in% c("auto", "cpu", "gpu")) {
+# Below this many elements in one call, device = "auto" stays on the CPU:
+# the copies to the device and back and the launches cost more than the
+# CPU's linear pass. Measured on an H200 host (bench/gpu/crossover.R,
+# bench/gpu/RESULTS.md): at 2^16 noisy values the GPU call from R takes about
+# half the time of the CPU engine on its default 2 threads, and below 2^14
+# both take well under a millisecond. options(gpuiso.gpu_min_n =) overrides it.
+gpu_min_n_default <- 2^16
+
+gpu_min_n <- function() {
+  m <- getOption("gpuiso.gpu_min_n", gpu_min_n_default)
+  if (!is.numeric(m) || length(m) != 1L || is.na(m) || m < 0) {
+    stop(errorCondition(
+      "`options(gpuiso.gpu_min_n)` must be a non-negative number.",
+      class = c("gpuiso_error_input", "gpuiso_error"), call = NULL))
+  }
+  m
+}
+
+# The engine a call with `n` elements in all will use: "cpu" or "gpu".
+# `device = "gpu"` where the GPU cannot be used is an error that says why;
+# "auto" takes the GPU when it can be used and the work is large enough,
+# and asks the driver only then.
+resolve_device <- function(device, n, call) {
+  if (identical(device, "cpu")) return("cpu")
+  if (identical(device, "auto")) {
+    if (n < gpu_min_n()) return("cpu")
+    return(if (gpu_status()$available) "gpu" else "cpu")
+  }
+  if (!identical(device, "gpu")) {
     abort_input(sprintf("`device` must be one of \"auto\", \"cpu\" or \"gpu\", not %s.",
                         if (is.character(device) && length(device) == 1L)
                           encodeString(device, quote = "\"")
                         else describe_type(device)), call)
   }
-  if (device == "gpu") {
-    info <- gpu_info()
-    if (!info$available) {
-      abort_device(sprintf(paste0("`device = \"gpu\"` is not available: %s. ",
-                                  "Use `device = \"cpu\"` or `\"auto\"`."),
-                           info$reason), call)
-    }
+  s <- gpu_status()
+  if (!s$available) {
+    abort_device(sprintf(paste0("`device = \"gpu\"` is not available: %s. ",
+                                "Use `device = \"cpu\"` or `\"auto\"`."),
+                         s$reason), call)
   }
-  "cpu"
+  "gpu"
 }

@@ -52,7 +52,8 @@ print.gpuiso_isoreg <- function(x, digits = getOption("digits"), ...) {
 
 describe_fit <- function(x) {
   paste0(if (x$decreasing) "decreasing" else "increasing",
-         if (!is.null(x$weights)) ", weighted", ", ", x$device)
+         if (!is.null(x$weights)) ", weighted", ", ", x$device,
+         if (identical(x$precision, "single")) ", float32")
 }
 
 #' @rdname gpuiso_isoreg-methods
@@ -65,6 +66,7 @@ summary.gpuiso_isoreg <- function(object, ...) {
                  n_distinct = nrow(object$knots), n_blocks = nrow(blocks),
                  rss = sum(w * r^2), weighted = !is.null(object$weights),
                  decreasing = object$decreasing, device = object$device,
+                 precision = object$precision,
                  residuals = if (length(r)) stats::quantile(r, names = TRUE),
                  blocks = blocks),
             class = "summary.gpuiso_isoreg")
@@ -74,7 +76,8 @@ summary.gpuiso_isoreg <- function(object, ...) {
 #' @export
 print.summary.gpuiso_isoreg <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat("Isotonic regression (", if (x$decreasing) "decreasing" else "increasing",
-      if (x$weighted) ", weighted", ") on the ", x$device, "\n", sep = "")
+      if (x$weighted) ", weighted", ") on the ", x$device,
+      if (identical(x$precision, "single")) " in float32", "\n", sep = "")
   cat("Call: ", paste(deparse(x$call), collapse = " "), "\n\n", sep = "")
   cat(format(x$n), " points, ", format(x$n_distinct), " distinct x, ",
       format(x$n_blocks), " blocks\n", sep = "")

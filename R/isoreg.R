@@ -7,7 +7,9 @@
 #' The points are ordered by `x`. Points with equal `x` are pooled first
 #' into one point whose value is their weighted mean and whose weight is the
 #' sum of theirs, so tied `x` always get one fitted value. Zero weights are
-#' allowed and follow the rule of [isotonic()].
+#' allowed and follow the rule of [isotonic()]. With `precision = "single"`
+#' the values and weights are rounded to float32 first, then pooled, and the
+#' pooled values rounded again.
 #'
 #' The result can be read by code written for [stats::isoreg()]: it has the
 #' fields `x`, `y`, `yf`, `yc`, `iKnots`, `isOrd`, `ord` and `call` with the
@@ -32,7 +34,9 @@
 #'   \item{ord}{the ordering of the points (`NULL` when `isOrd`).}
 #'   \item{call}{the call.}
 #'   \item{weights}{the weights, in the original order, or `NULL`.}
-#'   \item{decreasing, device}{the direction and the engine used.}
+#'   \item{decreasing, device}{the direction and the engine used (`"cpu"`
+#'     or `"gpu"`).}
+#'   \item{precision}{`"double"` or `"single"`.}
 #'   \item{knots}{a data frame of the distinct `x` (column `x`), their
 #'     pooled value `y` and weight `w`, and the fit `fit` there.}
 #'   }
@@ -52,9 +56,12 @@
 #' # weighted and decreasing
 #' isoreg(x, -y, weights = c(1, 1, 2, 1, 1, 3), decreasing = TRUE)
 isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
-                   device = getOption("gpuiso.device", "auto")) {
+                   device = getOption("gpuiso.device", "auto"),
+                   precision = c("double", "single")) {
   call <- match.call()
   ecall <- sys.call()
+  precision <- check_precision(precision, ecall)
+  single <- precision == "single"
   index <- FALSE
   if (is.null(y)) {
     if (is.list(x) && !is.data.frame(x) && all(c("x", "y") %in% names(x)) ||
@@ -66,19 +73,20 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
       index <- TRUE
     }
   }
-  y <- as_plain(check_values(y, if (index) "x" else "y", ecall))
+  y <- as_plain(check_values(y, if (index) "x" else "y", ecall, single = single))
   x <- if (index) seq_along(y) else as_plain(check_values(x, "x", ecall))
   check_same_length(x, y, "x", "y", ecall)
   w <- NULL
   if (!is.null(weights)) {
-    w <- as_plain(check_values(weights, "weights", ecall, nonneg = TRUE))
+    w <- as_plain(check_values(weights, "weights", ecall, nonneg = TRUE,
+                               single = single))
     check_same_length(w, y, "weights", "y", ecall)
     if (length(w) > 0L && !any(w > 0)) {
       abort_input("`weights` must not all be zero.", ecall)
     }
   }
   check_flag(decreasing, "decreasing", ecall)
-  device <- resolve_device(device, ecall)
+  device <- resolve_device(device, length(y), ecall)
 
   n <- length(y)
   is_ord <- index || !is.unsorted(x, strictly = TRUE)
@@ -87,12 +95,20 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
   ys <- if (is_ord) y else y[ord]
   ws <- if (is.null(w) || is_ord) w else w[ord]
 
-  pooled <- pool_ties(xs, ys, ws)
+  # "single": tied x are pooled from the rounded data, and the engine
+  # rounds the pooled values again.
+  pooled <- if (single) pool_ties(xs, as_single(ys), as_single(ws))
+            else pool_ties(xs, ys, ws)
+  if (single && length(pooled$w) && max(pooled$w) > float32_max) {
+    abort_input(paste0("`weights` of tied `x` must sum to at most 3.4e38 for ",
+                       "`precision = \"single\"`."), ecall)
+  }
   res <- engine_fit(pooled$y, pooled$w, c(0, length(pooled$y)), decreasing,
-                    starts = TRUE)
-  fit_u <- res[[1L]]
+                    starts = TRUE, device = device, precision = precision,
+                    call = ecall)
+  fit_u <- res$fit
   yf <- if (is.null(pooled$run)) fit_u else fit_u[pooled$run]
-  block_end_u <- c(which(as.logical(res[[2L]]))[-1L] - 1, length(fit_u))
+  block_end_u <- c(which(as.logical(res$starts))[-1L] - 1, length(fit_u))
   ends <- if (is.null(pooled$run)) block_end_u else pooled$last[block_end_u]
   if (n == 0L) ends <- integer()
   if (n < .Machine$integer.max) ends <- as.integer(ends)
@@ -100,7 +116,7 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
   new_gpuiso_isoreg(list(
     x = x, y = y, yf = yf, yc = cumsum(c(0, ys)), iKnots = ends,
     isOrd = is_ord, ord = ord, call = call, weights = w,
-    decreasing = decreasing, device = device,
+    decreasing = decreasing, device = res$device, precision = precision,
     knots = data.frame(x = pooled$x, y = pooled$y,
                        w = if (is.null(pooled$w)) rep(1, length(pooled$y)) else pooled$w,
                        fit = fit_u)))

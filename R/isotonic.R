@@ -20,6 +20,14 @@
 #' `as.stepfun()` on a [stats::isoreg()] fit. A problem whose weights are all zero has no
 #' fit and is an error.
 #'
+#' @section The GPU engine:
+#' With `device = "gpu"`, or `"auto"` on large work where a GPU can be
+#' used, the problems are solved on an NVIDIA GPU by merging lower convex
+#' hulls of the cumulative sums in parallel (see [gpu_info()]). It follows
+#' the same rules as the CPU engine: the same errors for bad input, the same
+#' convention for zero weights, an exactly monotone fit, and in double
+#' precision the same fit to about \eqn{10^{-10}} relative to \eqn{1 + |z|}.
+#'
 #' @param y The values: a numeric vector (one problem), or a numeric matrix
 #'   whose columns are the problems. Integer and logical values are
 #'   converted to double. Every value must be finite.
@@ -29,12 +37,20 @@
 #' @param decreasing `FALSE` for a non-decreasing fit, `TRUE` for a
 #'   non-increasing one.
 #' @param device `"auto"`, `"cpu"` or `"gpu"`: which engine solves the
-#'   problems. `"auto"` uses the GPU when one is available and the work is
-#'   large enough; `"gpu"` is an error when no GPU engine can be used (see
+#'   problems. `"auto"` uses the GPU when one can be used and the call has
+#'   at least `getOption("gpuiso.gpu_min_n")` elements in all, the CPU
+#'   otherwise; `"gpu"` is an error when no GPU engine can be used (see
 #'   [gpu_info()]). Defaults to `getOption("gpuiso.device", "auto")`.
 #' @param groups `NULL`, or a vector with one label per element of a vector
 #'   `y`: each distinct label is one problem (a ragged batch). The elements
 #'   of a group keep their order; groups need not be contiguous.
+#' @param precision `"double"` (the default) or `"single"`. With `"single"`
+#'   the values and weights are rounded to float32 before the fit and the
+#'   fitted values (and gradients) after it, on either device: about 7
+#'   significant digits instead of 16, and half the data to move to and from
+#'   a GPU. Values must then be at most 3.4e38 in magnitude, and positive
+#'   weights above 7e-46 (smaller ones would round to zero). The CPU and the
+#'   GPU solve the same rounded problem.
 #' @return The fitted values, with the shape, names and dimnames of `y`.
 #' @seealso [isoreg()] for the model with `x`, prediction and plots;
 #'   [isotonic_vjp()] for gradients.
@@ -44,6 +60,7 @@
 #' isotonic(y)
 #' isotonic(y, weights = c(1, 1, 5, 1, 1, 1))
 #' isotonic(y, decreasing = TRUE)
+#' isotonic(y / 3, precision = "single") # float32: about 7 digits
 #'
 #' # one problem per column
 #' m <- cbind(a = c(3, 1, 2), b = c(1, 3, 2))
@@ -53,19 +70,25 @@
 #' isotonic(c(2, 1, 5, 4, 3), groups = c("u", "u", "v", "v", "v"))
 isotonic <- function(y, weights = NULL, decreasing = FALSE,
                      device = getOption("gpuiso.device", "auto"),
-                     groups = NULL) {
-  # One plain vector, the commonest call: validated and fitted in C at once,
-  # the full path below only when something needs preparing or is wrong.
+                     groups = NULL, precision = c("double", "single")) {
+  # One plain vector in double on the CPU, the commonest call: validated and
+  # fitted in C at once, the full path below only when something needs
+  # preparing or is wrong.
   if (is.null(groups) && is.null(attributes(y)) && is.null(attributes(weights)) &&
       (identical(decreasing, FALSE) || identical(decreasing, TRUE)) &&
-      (identical(device, "auto") || identical(device, "cpu"))) {
+      (identical(precision, "double") || identical(precision, c("double", "single"))) &&
+      (identical(device, "cpu") ||
+         identical(device, "auto") && length(y) < gpu_min_n())) {
     fit <- .Call(ffi_isotonic_quick, y, weights, decreasing)
     if (!is.null(fit)) return(fit)
   }
   call <- sys.call()
-  layout <- layout_problems(y, weights, groups, call)
+  precision <- check_precision(precision, call)
+  layout <- layout_problems(y, weights, groups, call,
+                            single = precision == "single")
   check_flag(decreasing, "decreasing", call)
-  resolve_device(device, call)
-  res <- engine_fit(layout$y, layout$w, layout$offsets, decreasing)
-  restore_shape(res[[1L]], layout, y)
+  device <- resolve_device(device, length(layout$y), call)
+  res <- engine_fit(layout$y, layout$w, layout$offsets, decreasing,
+                    device = device, precision = precision, call = call)
+  restore_shape(res$fit, layout, y)
 }

@@ -4,9 +4,9 @@
 # problem per distinct label (gathered in order of first appearance when the
 # labels are not contiguous, and scattered back afterwards).
 
-layout_problems <- function(y, weights, groups, call) {
-  y <- check_values(y, "y", call)
-  w <- check_weights(weights, y, call)
+layout_problems <- function(y, weights, groups, call, single = FALSE) {
+  y <- check_values(y, "y", call, single = single)
+  w <- check_weights(weights, y, call, single = single)
   n <- length(y)
   perm <- NULL
   if (!is.null(groups)) {
@@ -79,12 +79,66 @@ restore_shape <- function(v, layout, y) {
   v
 }
 
-# The .Call boundary of the CPU engine.
-engine_fit <- function(y, w, offsets, decreasing, starts = FALSE) {
-  .Call(ffi_isotonic_fit, y, w, offsets, decreasing, starts, resolve_threads())
+# The .Call boundary of the engines. `device` is a resolved one ("cpu" or
+# "gpu"). With precision "single" the inputs are rounded to float32 here and
+# the results too, whichever engine runs, so both solve the same problem.
+# Returns list(fit, starts, device), `device` the engine that solved it: the
+# GPU hands over to the CPU when its sums would leave the double range.
+engine_fit <- function(y, w, offsets, decreasing, starts = FALSE,
+                       device = "cpu", precision = "double", call = NULL) {
+  single <- identical(precision, "single")
+  if (single) {
+    y <- as_single(y)
+    w <- as_single(w)
+  }
+  res <- if (identical(device, "gpu")) {
+    gpu_fit(y, w, offsets, decreasing, starts, single, call)
+  }
+  if (is.null(res)) {
+    device <- "cpu"
+    res <- .Call(ffi_isotonic_fit, y, w, offsets, decreasing, starts,
+                 resolve_threads())
+  }
+  fit <- res[[1L]]
+  if (single) fit <- as_single(fit)
+  list(fit = fit, starts = res[[2L]], device = device)
 }
 
-engine_vjp <- function(y, w, fit, starts, grad, offsets, want_dw = TRUE) {
-  .Call(ffi_isotonic_vjp, y, w, fit, starts, grad, offsets, want_dw,
-        resolve_threads())
+# The GPU's forward pass, or NULL when the CPU must solve it instead.
+gpu_fit <- function(y, w, offsets, decreasing, starts, single, call) {
+  res <- .Call(ffi_gpu_fit, y, w, offsets, decreasing, starts, single)
+  if (is.null(res$error)) return(res)
+  if (identical(res$status, gpu_status_range)) return(NULL)
+  abort_gpu(res$error, call)
+}
+
+# The backward pass with the fit and block starts of engine_fit() (for
+# "single", a fit already rounded to float32).
+engine_vjp <- function(y, w, fit, starts, grad, offsets, want_dw = TRUE,
+                       device = "cpu", precision = "double", call = NULL) {
+  single <- identical(precision, "single")
+  if (single) {
+    y <- as_single(y)
+    w <- as_single(w)
+    grad <- as_single(grad)
+  }
+  res <- if (identical(device, "gpu")) {
+    gpu_vjp(y, w, fit, starts, grad, offsets, want_dw, single, call)
+  } else {
+    .Call(ffi_isotonic_vjp, y, w, fit, starts, grad, offsets, want_dw,
+          resolve_threads())
+  }
+  dy <- res[[1L]]
+  dw <- res[[2L]]
+  if (single) {
+    dy <- as_single(dy)
+    dw <- as_single(dw)
+  }
+  list(y = dy, weights = dw)
+}
+
+gpu_vjp <- function(y, w, fit, starts, grad, offsets, want_dw, single, call) {
+  res <- .Call(ffi_gpu_vjp, y, w, fit, starts, grad, offsets, want_dw, single)
+  if (!is.null(res$error)) abort_gpu(res$error, call)
+  res
 }

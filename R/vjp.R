@@ -15,9 +15,11 @@
 #'
 #' @inheritParams isotonic
 #' @param grad The upstream gradient: finite values of the same shape as `y`.
+#'   With `precision = "single"` it is rounded to float32 too.
 #' @return A list with elements `y` and `weights`, the gradients with respect
 #'   to `y` and to the weights (all ones when `weights` is `NULL`), each of
-#'   the shape of `y`.
+#'   the shape of `y`. With `precision = "single"`, both are rounded to
+#'   float32, and computed from the float32 fit.
 #' @export
 #' @examples
 #' y <- c(1, 3, 2, 4)
@@ -27,18 +29,24 @@
 #' isotonic_vjp(y, grad = c(0, 1, 0, 0))
 isotonic_vjp <- function(y, grad, weights = NULL, decreasing = FALSE,
                          groups = NULL,
-                         device = getOption("gpuiso.device", "auto")) {
+                         device = getOption("gpuiso.device", "auto"),
+                         precision = c("double", "single")) {
   call <- sys.call()
-  layout <- layout_problems(y, weights, groups, call)
-  g <- check_values(grad, "grad", call)
+  precision <- check_precision(precision, call)
+  single <- precision == "single"
+  layout <- layout_problems(y, weights, groups, call, single = single)
+  g <- check_values(grad, "grad", call, single = single)
   check_same_length(y, grad, "y", "grad", call)
   if (!is.null(layout$perm)) g <- g[layout$perm]
   check_flag(decreasing, "decreasing", call)
-  resolve_device(device, call)
+  device <- resolve_device(device, length(layout$y), call)
   fwd <- engine_fit(layout$y, layout$w, layout$offsets, decreasing,
-                    starts = TRUE)
-  res <- engine_vjp(layout$y, layout$w, fwd[[1L]], fwd[[2L]], g,
-                    layout$offsets)
-  list(y = restore_shape(res[[1L]], layout, y),
-       weights = restore_shape(res[[2L]], layout, y))
+                    starts = TRUE, device = device, precision = precision,
+                    call = call)
+  # on the engine that did the forward pass, which may have been the CPU
+  res <- engine_vjp(layout$y, layout$w, fwd$fit, fwd$starts, g,
+                    layout$offsets, device = fwd$device,
+                    precision = precision, call = call)
+  list(y = restore_shape(res$y, layout, y),
+       weights = restore_shape(res$weights, layout, y))
 }

@@ -185,8 +185,8 @@ SEXP ffi_gpu_memory(void)
   const char *names[] = {"workspace", "free", "total", "error", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, Rf_ScalarReal(held));
-  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(status == GI_CUDA_OK ? fr : NA_REAL));
-  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(status == GI_CUDA_OK ? tot : NA_REAL));
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(status == GI_CUDA_OK && fr >= 0 ? fr : NA_REAL));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(status == GI_CUDA_OK && tot >= 0 ? tot : NA_REAL));
   SET_VECTOR_ELT(out, 3, engine_error(status, msg));
   UNPROTECT(1);
   return out;

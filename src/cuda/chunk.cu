@@ -12,31 +12,6 @@
 
 #define PTS_PER_WARP (33 * 32)
 
-/* The chunk that global lane `gl` works on; cnt = 0 when it has none. */
-__device__ static gi_chunk lane_chunk(const gi_plan &p, int64_t gl)
-{
-  gi_chunk c;
-  if (p.uniform_n > 0) {
-    int64_t b = gl / p.uniform_L;
-    c.lane0 = b * p.uniform_L;
-    c.e0 = b * (int64_t) p.uniform_n;
-    c.cnt = b < p.uniform_count ? p.uniform_n : 0;
-    c.L = p.uniform_L;
-    c.mid = -1;
-    return c;
-  }
-  int64_t lo = 0, hi = p.nchunk - 1;
-  while (lo < hi) { /* the last chunk with lane0 <= gl */
-    int64_t mid = (lo + hi + 1) >> 1;
-    if (p.chunks[mid].lane0 <= gl) lo = mid; else hi = mid - 1;
-  }
-  c = p.chunks[lo];
-  if (gl < c.lane0 || gl >= c.lane0 + c.L) {
-    c.lane0 = gl; c.L = 1; c.cnt = 0; c.mid = -1;
-  }
-  return c;
-}
-
 /* The vertex before point q (the first set bit below it) and after it. */
 __device__ __forceinline__ int prev_vertex(const uint32_t *W, int q)
 {
@@ -258,7 +233,7 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
       fit[c.e0 + e] = (T) (p.decreasing ? -val : val);
       if (p.starts) p.starts[c.e0 + e] = (unsigned char) (vl == e);
     }
-    if (first + np == c.cnt && !isfinite(Ys[base + c.cnt].hi)) *p.flag = 1;
+    if (first + np == c.cnt && !isfinite(Ys[base + c.cnt].hi)) atomicOr(p.flag, GI_FLAG_RANGE);
     return;
   }
 
@@ -291,7 +266,7 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
     /* the chunk's totals, which gi_launch_chunk_starts scans */
     p.ctotal[2 * c.mid] = WT ? Xs[c.cnt] : dd_make((double) c.cnt);
     p.ctotal[2 * c.mid + 1] = Ys[c.cnt];
-    if (!isfinite(Ys[c.cnt].hi)) *p.flag = 1;
+    if (!isfinite(Ys[c.cnt].hi)) atomicOr(p.flag, GI_FLAG_RANGE);
   }
 }
 

@@ -24,6 +24,7 @@ enum { B_Y, B_W, B_FIT, B_STARTS, B_CHUNKS, B_MULTI, B_SIDX, B_SY,
        B_N };
 
 static dbuf ws[B_N];
+static int engine_started = 0; /* has this session used the device? */
 
 static size_t held_bytes(void)
 {
@@ -47,6 +48,14 @@ extern "C" void gi_cuda_release(void)
  * sizes, since the old buffers may be what is in the way. */
 static cudaError_t reserve(const size_t *need)
 {
+  engine_started = 1;
+  /* GPUISO_TEST_OOM=1 makes the device look full, so that the tests can
+   * follow the out-of-memory path without filling an H200 */
+  const char *oom = getenv("GPUISO_TEST_OOM");
+  if (oom && oom[0] == '1') {
+    gi_cuda_release();
+    return cudaErrorMemoryAllocation;
+  }
   for (int attempt = 0; attempt < 2; attempt++) {
     cudaError_t err = cudaSuccess;
     for (int i = 0; i < B_N && err == cudaSuccess; i++) {
@@ -249,6 +258,7 @@ static cudaError_t solve(const host_plan *h, const gi_plan &p, cudaStream_t s,
     gi_launch_merge_level(p, r, h->merges[r] < GI_WARP_LEVEL, s);
   if (ev) cudaEventRecord(ev[2], s);
   if (h->nmulti > 0) gi_launch_long_fit(p, s);
+  gi_launch_monotone_check(p, s);
   if (ev) cudaEventRecord(ev[3], s);
   return cudaGetLastError();
 }
@@ -311,16 +321,48 @@ static cudaError_t get_values(double *dst, const void *src, int64_t n, int singl
   return err;
 }
 
-static int range_or_ok(char *msg, size_t len)
+static cudaError_t read_flag(int *flag)
 {
-  int flag = 0;
-  cudaError_t err = cudaMemcpy(&flag, ws[B_FLAG].p, sizeof(int), cudaMemcpyDeviceToHost);
-  if (err != cudaSuccess) return fail(err, "reading back the result", 0, msg, len);
-  if (flag) {
+  *flag = 0;
+  return cudaMemcpy(flag, ws[B_FLAG].p, sizeof(int), cudaMemcpyDeviceToHost);
+}
+
+static int range_status(int flag, char *msg, size_t len)
+{
+  if (flag & GI_FLAG_RANGE) {
     snprintf(msg, len, "sums beyond the range of doubles");
     return GI_CUDA_RANGE;
   }
   return GI_CUDA_OK;
+}
+
+/* Monotone output enforced on the host: a cumulative maximum (minimum for
+ * decreasing fits) per problem. Only reached when the check kernel saw a
+ * step the wrong way, which rounding should never produce. */
+template <typename T>
+static void enforce_monotone(T *fit, const int64_t *off, int64_t nprob, int decreasing)
+{
+  for (int64_t b = 0; b < nprob; b++) {
+    for (int64_t i = off[b] + 1; i < off[b + 1]; i++) {
+      if (decreasing ? fit[i] > fit[i - 1] : fit[i] < fit[i - 1]) fit[i] = fit[i - 1];
+    }
+  }
+}
+
+template <typename T>
+static cudaError_t enforce_on_device(void *dfit, const int64_t *off, int64_t nprob,
+                                     int decreasing)
+{
+  int64_t n = off[nprob];
+  T *tmp = (T *) malloc((size_t) n * sizeof(T));
+  if (!tmp) return cudaErrorMemoryAllocation;
+  cudaError_t err = cudaMemcpy(tmp, dfit, (size_t) n * sizeof(T), cudaMemcpyDeviceToHost);
+  if (err == cudaSuccess) {
+    enforce_monotone(tmp, off, nprob, decreasing);
+    err = cudaMemcpy(dfit, tmp, (size_t) n * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  free(tmp);
+  return err;
 }
 
 /* ---- entry points -------------------------------------------------------- */
@@ -363,9 +405,12 @@ extern "C" int gi_cuda_fit_host(const double *y, const double *w, const int64_t 
   }
   if (err == cudaSuccess && starts)
     err = cudaMemcpy(starts, ws[B_STARTS].p, (size_t) n, cudaMemcpyDeviceToHost);
+  int flag = 0;
+  if (err == cudaSuccess) err = read_flag(&flag);
   plan_free(&h);
   if (err != cudaSuccess) return fail(err, stage, sum_sizes(need), msg, len);
-  return range_or_ok(msg, len);
+  if (flag & GI_FLAG_STEP) enforce_monotone(fit, off, nprob, decreasing);
+  return range_status(flag, msg, len);
 }
 
 extern "C" int gi_cuda_fit_device(const void *y, const void *w, const int64_t *off,
@@ -391,9 +436,14 @@ extern "C" int gi_cuda_fit_device(const void *y, const void *w, const int64_t *o
     err = solve(&h, p, s);
   }
   if (err == cudaSuccess) err = cudaStreamSynchronize(s);
+  int flag = 0;
+  if (err == cudaSuccess) err = read_flag(&flag);
+  if (err == cudaSuccess && (flag & GI_FLAG_STEP))
+    err = single ? enforce_on_device<float>(fit, off, nprob, decreasing)
+                 : enforce_on_device<double>(fit, off, nprob, decreasing);
   plan_free(&h);
   if (err != cudaSuccess) return fail(err, "in the solver", sum_sizes(need), msg, len);
-  return range_or_ok(msg, len);
+  return range_status(flag, msg, len);
 }
 
 extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
@@ -444,9 +494,11 @@ extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *of
   if (e0) cudaEventDestroy(e0);
   if (e1) cudaEventDestroy(e1);
   for (int i = 0; i < 4; i++) if (ev[i]) cudaEventDestroy(ev[i]);
+  int flag = 0;
+  if (err == cudaSuccess) err = read_flag(&flag);
   plan_free(&h);
   if (err != cudaSuccess) return fail(err, "in the benchmark", sum_sizes(need), msg, len);
-  return range_or_ok(msg, len);
+  return range_status(flag, msg, len);
 }
 
 extern "C" int gi_cuda_vjp_host(const double *y, const double *w, const double *fit,
@@ -486,6 +538,12 @@ extern "C" int gi_cuda_memory(double *held, double *free_bytes, double *total_by
 {
   size_t fr = 0, tot = 0;
   *held = (double) held_bytes();
+  /* asking the device would start a CUDA context: not before the engine
+   * has run in this session */
+  if (!engine_started) {
+    *free_bytes = *total_bytes = -1;
+    return GI_CUDA_OK;
+  }
   cudaError_t err = cudaMemGetInfo(&fr, &tot);
   if (err != cudaSuccess) {
     snprintf(msg, len, "%s", cudaGetErrorString(err));

@@ -69,6 +69,31 @@ struct gi_plan {
   int *flag;            /* set when sums leave double range */
 };
 
+/* The chunk that global lane `gl` works on; cnt = 0 when it has none. */
+__device__ __forceinline__ gi_chunk lane_chunk(const gi_plan &p, int64_t gl)
+{
+  gi_chunk c;
+  if (p.uniform_n > 0) {
+    int64_t b = gl / p.uniform_L;
+    c.lane0 = b * p.uniform_L;
+    c.e0 = b * (int64_t) p.uniform_n;
+    c.cnt = b < p.uniform_count ? p.uniform_n : 0;
+    c.L = p.uniform_L;
+    c.mid = -1;
+    return c;
+  }
+  int64_t lo = 0, hi = p.nchunk - 1;
+  while (lo < hi) { /* the last chunk with lane0 <= gl */
+    int64_t mid = (lo + hi + 1) >> 1;
+    if (p.chunks[mid].lane0 <= gl) lo = mid; else hi = mid - 1;
+  }
+  c = p.chunks[lo];
+  if (gl < c.lane0 || gl >= c.lane0 + c.L) {
+    c.lane0 = gl; c.L = 1; c.cnt = 0; c.mid = -1;
+  }
+  return c;
+}
+
 /* Launchers (stream-ordered, no synchronisation). */
 void gi_launch_chunks(const gi_plan &p, cudaStream_t s);
 size_t gi_chunk_starts_scratch(const gi_plan &p);
@@ -77,6 +102,11 @@ cudaError_t gi_launch_chunk_starts(const gi_plan &p, void *scratch,
 void gi_launch_merge_level(const gi_plan &p, int level, int warp_per_merge,
                            cudaStream_t s);
 void gi_launch_long_fit(const gi_plan &p, cudaStream_t s);
+void gi_launch_monotone_check(const gi_plan &p, cudaStream_t s);
+
+/* Bits of *flag. */
+#define GI_FLAG_RANGE 1    /* sums left double range */
+#define GI_FLAG_STEP 2     /* a fitted value stepped the wrong way */
 
 /* The backward pass: dy = w G / W, dw = (y - fit) G / W over the blocks
  * that `starts` marks. Needs the scratch that gi_vjp_scratch_bytes says. */

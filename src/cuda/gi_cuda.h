@@ -85,7 +85,8 @@ int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
                   double *ms, double *stage_ms, char *msg, size_t len);
 
 /* Bytes of device memory the workspace holds now, and the device's free
- * and total memory (cudaMemGetInfo). */
+ * and total memory (cudaMemGetInfo); -1 for these two until the engine has
+ * run in this process, so that asking starts no CUDA context. */
 int gi_cuda_memory(double *held, double *free_bytes, double *total_bytes,
                    char *msg, size_t len);
 

@@ -4,8 +4,9 @@ test_that("gpu_info() has the documented shape", {
   info <- gpu_info()
   expect_s3_class(info, "gpuiso_gpu_info")
   expect_true(is.list(info))
-  expect_true(all(c("cuda_compiled", "available", "reason", "nvcc",
-                    "nvcc_version", "openmp", "threads") %in% names(info)))
+  expect_true(all(c("cuda_compiled", "available", "reason", "devices",
+                    "workspace", "runtime", "driver", "nvcc", "nvcc_version",
+                    "openmp", "threads") %in% names(info)))
   expect_true(is.logical(info$cuda_compiled) && length(info$cuda_compiled) == 1L &&
                 !is.na(info$cuda_compiled))
   expect_true(is.logical(info$available) && length(info$available) == 1L &&
@@ -51,7 +52,8 @@ test_that("device = 'cpu' and 'auto' work everywhere and agree", {
   fc <- isoreg(y, device = "cpu"); fa <- isoreg(y, device = "auto")
   expect_identical(fc$yf, fa$yf)
   expect_identical(fc$device, "cpu")
-  expect_true(fa$device %in% c("cpu", "gpu"))
+  # 500 points are below the crossover: "auto" stays on the CPU
+  expect_identical(fa$device, "cpu")
   expect_identical(with_opts(list(gpuiso.device = "cpu"), isotonic(y)), isotonic(y))
 })
 
@@ -72,7 +74,12 @@ test_that("gpu_info() lists the devices the CUDA runtime sees, and says why not"
       expect_output(print(info), "device 0:")
     }
   }
-  # no engine on the GPU yet: never available, always a reason
-  expect_false(info$available)
-  expect_true(nzchar(info$reason))
+  # available exactly when CUDA is compiled in and a device is seen; a
+  # reason exactly when not
+  expect_identical(info$available, info$cuda_compiled && nrow(info$devices) > 0L)
+  expect_identical(nzchar(info$reason), !info$available)
+  expect_true(is.numeric(info$workspace) && length(info$workspace) == 1L &&
+                info$workspace >= 0)
+  if (!info$available) expect_identical(info$workspace, 0)
+  if (info$available) expect_output(print(info), "GPU workspace")
 })

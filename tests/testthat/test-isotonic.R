@@ -239,10 +239,11 @@ test_that("options(gpuiso.threads) 1 and 2 give identical results", {
   w <- matrix(runif(2e5, 0.1, 1.1), 20, 1e4)
   g <- sample.int(500L, 2e5, TRUE)
   yv <- as.vector(y)
-  one <- with_opts(list(gpuiso.threads = 1L),
+  # on the CPU engine: 2e5 elements would take "auto" to a GPU
+  one <- with_opts(list(gpuiso.threads = 1L, gpuiso.device = "cpu"),
                    list(isotonic(y), isotonic(y, w, decreasing = TRUE),
                         isotonic(yv, groups = g)))
-  two <- with_opts(list(gpuiso.threads = 2L),
+  two <- with_opts(list(gpuiso.threads = 2L, gpuiso.device = "cpu"),
                    list(isotonic(y), isotonic(y, w, decreasing = TRUE),
                         isotonic(yv, groups = g)))
   expect_identical(one, two)

@@ -1,0 +1,55 @@
+# precision = "single": the inputs are rounded to float32 before the fit and
+# the results after it, on either engine, so that the CPU and the GPU solve
+# the same problem and return values of the same kind.
+
+# The largest finite float32, and the largest positive double that rounds
+# to zero in float32 (half the smallest subnormal, 2^-149; ties go to even).
+float32_max <- 3.4028234663852886e38
+float32_zero <- 2^-150
+
+# "double" or "single", from the argument `precision` (its default, the
+# vector of both choices, means "double").
+check_precision <- function(precision, call) {
+  choices <- c("double", "single")
+  if (identical(precision, choices)) return("double")
+  if (!is.character(precision) || length(precision) != 1L ||
+      is.na(precision) || !precision %in% choices) {
+    abort_input(sprintf("`precision` must be \"double\" or \"single\", not %s.",
+                        if (is.character(precision) && length(precision) == 1L)
+                          encodeString(precision, quote = "\"")
+                        else describe_type(precision)), call)
+  }
+  precision
+}
+
+# Values rounded to float32 and back (NULL stays NULL; attributes dropped).
+as_single <- function(x) {
+  if (is.null(x)) return(NULL)
+  .Call(ffi_as_single, x)
+}
+
+# Finite values `x` that float32 can hold: none beyond its range and, for
+# weights, none positive that would round to zero (a point would silently
+# lose its influence, and a problem could lose all of its weight).
+check_single_range <- function(x, arg, call, weights = FALSE) {
+  if (!length(x)) return(invisible())
+  r <- range(x) # two passes without a copy: cheap for valid input
+  if (max(-r[1L], r[2L]) > float32_max) {
+    pos <- which(abs(x) > float32_max)[1L]
+    abort_input(sprintf(paste0("`%s` must be at most 3.4e38 in magnitude for ",
+                               "`precision = \"single\"` (float32): %s is %s."),
+                        arg, describe_position(pos, x), describe_value(x[[pos]])),
+                call)
+  }
+  if (weights && r[1L] <= float32_zero) {
+    pos <- which(x > 0 & x <= float32_zero)[1L]
+    if (!is.na(pos)) {
+      abort_input(sprintf(paste0("`%s` must be zero or above 7e-46 for ",
+                                 "`precision = \"single\"`, where smaller ones ",
+                                 "round to zero: %s is %s."),
+                          arg, describe_position(pos, x),
+                          describe_value(x[[pos]])), call)
+    }
+  }
+  invisible()
+}

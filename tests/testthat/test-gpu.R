@@ -1,0 +1,495 @@
+# The GPU engine against the CPU engine: the paper's families, ragged
+# batches, matrices, zero weights, gradients, isoreg(), bad input, inputs
+# left alone, device memory. Every test that needs a GPU skips without one;
+# the tests of the last part (precision = "single" on the CPU, "auto",
+# errors) run everywhere.
+
+skip_no_gpu <- function() skip_if_not(gpu_available(), "no usable GPU engine here")
+
+# Each family x weighting x direction x precision at length n: the GPU fit
+# against the CPU fit of the same (for "single": the same rounded) input.
+# double: within 1e-10 of 1 + |z| with the same number of blocks; single:
+# within 2e-7, and float32 values; both: exactly monotone.
+check_gpu_families <- function(n, seed) {
+  for (f in families()) {
+    y <- gen_family(f, n, seed = seed)
+    for (wk in c("none", "uniform", "exp")) {
+      w <- gen_weights(wk, n, seed = seed)
+      for (dec in c(FALSE, TRUE)) for (prec in c("double", "single")) {
+        lab <- sprintf("family %s, n = %g, weights %s, decreasing = %s, %s",
+                       f, n, wk, dec, prec)
+        zc <- isotonic(y, w, dec, device = "cpu", precision = prec)
+        zg <- isotonic(y, w, dec, device = "gpu", precision = prec)
+        if (prec == "double") {
+          expect_close(zg, zc, 1e-10, lab)
+          expect_identical(n_blocks(zg), n_blocks(zc), label = lab)
+        } else {
+          expect_close(zg, zc, 2e-7, lab)
+          expect_true(identical(zg, f32(zg)), label = paste(lab, "float32 values"))
+        }
+        expect_true(is_monotone(zg, dec), label = paste(lab, "monotone"))
+      }
+      rm(w)
+    }
+    rm(y)
+    gc()
+  }
+}
+
+test_that("GPU equals CPU on the paper's families, n = 1e3", {
+  skip_no_gpu()
+  check_gpu_families(1e3, seed = 101L)
+})
+
+test_that("GPU equals CPU on the paper's families, n = 1e5", {
+  skip_no_gpu()
+  check_gpu_families(1e5, seed = 102L)
+})
+
+test_that("GPU equals CPU on the paper's families, n = 1e7", {
+  skip_on_cran()
+  skip_no_gpu()
+  skip_if(identical(Sys.getenv("GPUISO_TEST_GPU_LARGE"), "false"),
+          "GPUISO_TEST_GPU_LARGE=false")
+  check_gpu_families(1e7, seed = 103L)
+})
+
+# Fits of a ragged batch on both engines, problem by problem monotone.
+check_gpu_groups <- function(y, w, groups, dec, lab, tol = 1e-10,
+                             precision = "double") {
+  zc <- isotonic(y, w, dec, device = "cpu", groups = groups, precision = precision)
+  zg <- isotonic(y, w, dec, device = "gpu", groups = groups, precision = precision)
+  expect_close(zg, zc, tol, lab)
+  mono <- vapply(split(zg, groups), is_monotone, logical(1), decreasing = dec)
+  expect_true(all(mono), label = paste(lab, "monotone in every group"))
+}
+
+test_that("ragged batches on the GPU equal the CPU engine", {
+  skip_no_gpu()
+  set.seed(111)
+  sizes <- sample(c(rep(c(1, 2, 31, 32, 33), 4), 512, 1000, 1024, 1025, 3000,
+                    5000, 70000))
+  id <- rep(seq_along(sizes), sizes)
+  N <- length(id)
+  # a trend within each problem, so that blocks of many lengths appear
+  pos <- sequence(sizes)
+  y <- rnorm(N) + 3 * pos / sizes[id]
+  scattered <- sample(id) # the same sizes, groups interleaved
+  for (wk in c("none", "uniform", "exp")) {
+    w <- gen_weights(wk, N, seed = 111L)
+    for (dec in c(FALSE, TRUE)) {
+      yy <- if (dec) -y else y
+      lab <- sprintf("ragged, weights %s, decreasing = %s", wk, dec)
+      check_gpu_groups(yy, w, id, dec, paste(lab, "contiguous"))
+      check_gpu_groups(yy, w, scattered, dec, paste(lab, "non-contiguous"))
+      check_gpu_groups(yy, w, id, dec, paste(lab, "single"), tol = 2e-7,
+                       precision = "single")
+    }
+  }
+  # character labels, first-appearance order
+  lab_chr <- paste0("g", id)
+  check_gpu_groups(y, NULL, lab_chr, FALSE, "character labels")
+})
+
+test_that("many short problems in one batch on the GPU equal the CPU engine", {
+  skip_no_gpu()
+  set.seed(112)
+  sizes <- sample.int(64L, 20000L, replace = TRUE)
+  id <- rep(seq_along(sizes), sizes)
+  y <- rnorm(length(id)) + sequence(sizes) / 16
+  for (wk in c("none", "exp")) {
+    w <- gen_weights(wk, length(id), seed = 112L)
+    for (dec in c(FALSE, TRUE)) {
+      check_gpu_groups(y, w, id, dec, sprintf("short problems, weights %s, decreasing = %s",
+                                              wk, dec))
+    }
+  }
+})
+
+test_that("matrices on the GPU equal column-by-column CPU fits", {
+  skip_no_gpu()
+  set.seed(113)
+  for (shape in list(c(1000, 300), c(33, 2000), c(70000, 3), c(1, 50))) {
+    nr <- shape[1]; nc <- shape[2]
+    m <- matrix(rnorm(nr * nc) + seq_len(nr) / nr * 2, nr, nc)
+    wr <- runif(nr, 0.1, 1.1)
+    wm <- matrix(exp(runif(nr * nc, 0, 8)), nr, nc)
+    for (dec in c(FALSE, TRUE)) {
+      lab <- sprintf("%g x %g matrix, decreasing = %s", nr, nc, dec)
+      zg <- isotonic(m, wr, dec, device = "gpu")
+      expect_identical(dim(zg), dim(m))
+      zc <- vapply(seq_len(nc), function(j) isotonic(m[, j], wr, dec, device = "cpu"),
+                   numeric(nr))
+      expect_close(zg, zc, 1e-10, paste(lab, "row weights"))
+      zg <- isotonic(m, wm, dec, device = "gpu")
+      zc <- vapply(seq_len(nc), function(j) isotonic(m[, j], wm[, j], dec, device = "cpu"),
+                   numeric(nr))
+      expect_close(zg, zc, 1e-10, paste(lab, "matrix weights"))
+      expect_true(all(apply(zg, 2, is_monotone, decreasing = dec)), label = lab)
+    }
+  }
+})
+
+test_that("zero weights on the GPU follow the CPU's convention", {
+  skip_no_gpu()
+  set.seed(114)
+  n <- 5000
+  y <- rnorm(n) + seq_len(n) / 1000
+  w <- runif(n, 0.1, 1.1)
+  w[1:10] <- 0              # leading
+  w[c(2000:2100, 2500)] <- 0 # interior
+  w[(n - 6):n] <- 0         # trailing
+  pos <- which(w > 0)
+  for (dec in c(FALSE, TRUE)) for (prec in c("double", "single")) {
+    lab <- sprintf("zero weights, decreasing = %s, %s", dec, prec)
+    zc <- isotonic(y, w, dec, device = "cpu", precision = prec)
+    zg <- isotonic(y, w, dec, device = "gpu", precision = prec)
+    expect_close(zg, zc, if (prec == "double") 1e-10 else 2e-7, lab)
+    # a zero-weight point takes the fit of the next positive-weight point
+    # (the last one's at the end), exactly
+    expect_identical(zg, fill_right(zg[pos], pos, n), label = lab)
+    expect_true(is_monotone(zg, dec), label = lab)
+  }
+  expect_identical(isotonic(c(5, 1, 9, 2, 3, 0), c(0, 1, 0, 1, 1, 0), device = "gpu"),
+                   isotonic(c(5, 1, 9, 2, 3, 0), c(0, 1, 0, 1, 1, 0), device = "cpu"))
+  # in batches: zero runs at the ends of problems
+  # problems 1..20 (zeros lead), 21..3010 (zeros trail), 3011..3020 (both),
+  # 3021..5000 (the trailing zeros of w)
+  g <- rep(1:4, c(20, 2990, 10, 1980))
+  wz <- w
+  wz[c(3001:3010, 3011:3013, 3019:3020)] <- 0
+  zc <- isotonic(y, wz, groups = g, device = "cpu")
+  zg <- isotonic(y, wz, groups = g, device = "gpu")
+  expect_close(zg, zc, 1e-10, "zero weights in a batch")
+  # the block starts behind iKnots and the gradient
+  fc <- isoreg(y, weights = w, device = "cpu")
+  fg <- isoreg(y, weights = w, device = "gpu")
+  expect_identical(fg$iKnots, fc$iKnots)
+  gr <- rnorm(n)
+  vc <- isotonic_vjp(y, gr, w, device = "cpu")
+  vg <- isotonic_vjp(y, gr, w, device = "gpu")
+  expect_close(vg$y, vc$y, 1e-10, "zero weights, d/dy")
+  expect_close(vg$weights, vc$weights, 1e-10, "zero weights, d/dw")
+})
+
+test_that("isotonic_vjp() on the GPU equals the CPU's", {
+  skip_no_gpu()
+  set.seed(115)
+  n <- 1e5
+  y <- rnorm(n) + seq_len(n) / n * 5 # continuous: no near-ties between blocks
+  g <- rnorm(n)
+  for (wk in c("none", "uniform", "exp")) {
+    w <- gen_weights(wk, n, seed = 115L)
+    for (dec in c(FALSE, TRUE)) {
+      yy <- if (dec) -y else y
+      lab <- sprintf("vjp, weights %s, decreasing = %s", wk, dec)
+      vc <- isotonic_vjp(yy, g, w, dec, device = "cpu")
+      vg <- isotonic_vjp(yy, g, w, dec, device = "gpu")
+      expect_close(vg$y, vc$y, 1e-10, paste(lab, "d/dy"))
+      expect_close(vg$weights, vc$weights, 1e-10, paste(lab, "d/dw"))
+    }
+  }
+  # a ragged batch
+  id <- rep(1:5, c(1, 33, 1025, 5000, n - 6059))
+  vc <- isotonic_vjp(y, g, gen_weights("exp", n, 116L), groups = id, device = "cpu")
+  vg <- isotonic_vjp(y, g, gen_weights("exp", n, 116L), groups = id, device = "gpu")
+  expect_close(vg$y, vc$y, 1e-10, "vjp, batch, d/dy")
+  expect_close(vg$weights, vc$weights, 1e-10, "vjp, batch, d/dw")
+})
+
+test_that("isoreg(device = 'gpu') gives the CPU's yf and iKnots", {
+  skip_no_gpu()
+  set.seed(117)
+  for (n in c(1e3, 2e5)) {
+    x <- round(runif(n) * 2000) / 100 # many tied x
+    y <- sin(x) + x / 3 + rnorm(n)
+    w <- runif(n, 0.1, 1.1)
+    for (dec in c(FALSE, TRUE)) {
+      yy <- if (dec) -y else y
+      lab <- sprintf("isoreg, n = %g, decreasing = %s", n, dec)
+      fc <- isoreg(x, yy, w, decreasing = dec, device = "cpu")
+      fg <- isoreg(x, yy, w, decreasing = dec, device = "gpu")
+      expect_close(fg$yf, fc$yf, 1e-10, lab)
+      expect_identical(fg$iKnots, fc$iKnots, label = lab)
+      expect_identical(fg$ord, fc$ord, label = lab)
+      expect_identical(fg$device, "gpu")
+      expect_identical(fc$device, "cpu")
+    }
+  }
+  fs <- isoreg(x, y, device = "gpu", precision = "single")
+  expect_identical(fs$precision, "single")
+  expect_close(fs$yf, isoreg(x, y, device = "cpu", precision = "single")$yf, 2e-7,
+               "isoreg, single")
+})
+
+test_that("device = 'gpu' never modifies its inputs", {
+  skip_no_gpu()
+  set.seed(118)
+  n <- 3e5
+  y <- rnorm(n); y0 <- y + 0
+  w <- runif(n); w[c(1, 500, n)] <- 0; w0 <- w + 0
+  x <- runif(n); x0 <- x + 0
+  gr <- rnorm(n); gr0 <- gr + 0
+  g <- sample(letters, n, replace = TRUE); g0 <- c(g, "")[seq_len(n)]
+  m <- matrix(rnorm(2e5), 1000); m0 <- m + 0
+  z <- isotonic(y, device = "gpu")
+  z <- isotonic(y, w, device = "gpu")
+  z <- isotonic(y, w, TRUE, device = "gpu", precision = "single")
+  z <- isotonic(y, w, groups = g, device = "gpu")
+  z <- isotonic(m, device = "gpu")
+  z <- isotonic_vjp(y, gr, w, device = "gpu")
+  z <- isotonic_vjp(y, gr, w, device = "gpu", precision = "single")
+  z <- isoreg(x, y, w, device = "gpu")
+  expect_identical(y, y0)
+  expect_identical(w, w0)
+  expect_identical(x, x0)
+  expect_identical(gr, gr0)
+  expect_identical(g, g0)
+  expect_identical(m, m0)
+})
+
+test_that("10,000 small GPU calls do not grow device memory; gpu_release() frees it", {
+  skip_no_gpu()
+  set.seed(119)
+  # each kind of call: plain, weighted, float32, gradient
+  small_call <- function(i) {
+    y <- runif(100)
+    switch(i %% 4L + 1L,
+           isotonic(y, device = "gpu"),
+           isotonic(y, runif(100), device = "gpu"),
+           isotonic(y, device = "gpu", precision = "single"),
+           isotonic_vjp(y, runif(100), device = "gpu")$y)
+  }
+  for (i in 1:10) small_call(i)
+  used0 <- gpu_used_bytes()
+  for (i in 1:10000) z <- small_call(i)
+  used1 <- gpu_used_bytes()
+  expect_lte(used1 - used0, 16 * 2^20)
+  expect_gt(gpu_info()$workspace, 0)
+  expect_null(gpu_release())
+  expect_identical(gpu_info()$workspace, 0)
+  expect_lte(gpu_used_bytes(), used1)
+  # and the engine starts again after a release
+  y <- rnorm(5000)
+  expect_close(isotonic(y, device = "gpu"), isotonic(y, device = "cpu"), 1e-10,
+               "after gpu_release()")
+})
+
+# ---------------------------------------------------------------------------
+# Everywhere, with or without a GPU.
+
+test_that("without a GPU, device = 'gpu' is a classed error that says why", {
+  skip_if(gpu_available(), "a GPU engine is available")
+  reason <- gpu_info()$reason
+  expect_true(nzchar(reason))
+  for (f in list(function() isotonic(runif(10), device = "gpu"),
+                 function() isotonic(runif(10), device = "gpu", precision = "single"),
+                 function() isotonic(matrix(runif(10), 5), device = "gpu"),
+                 function() isoreg(runif(10), device = "gpu"),
+                 function() isotonic_vjp(runif(10), runif(10), device = "gpu"))) {
+    e <- tryCatch(f(), error = identity)
+    expect_s3_class(e, "gpuiso_error_device")
+    expect_false(inherits(e, "gpuiso_error_input"))
+    expect_match(conditionMessage(e), reason, fixed = TRUE)
+    expect_match(conditionMessage(e), "device = \"cpu\"", fixed = TRUE)
+  }
+})
+
+test_that("device = 'auto' gives the CPU's result", {
+  set.seed(120)
+  y <- rnorm(2000); w <- runif(2000); g <- rnorm(2000)
+  zc <- isotonic(y, w, device = "cpu")
+  # a crossover of 0 makes "auto" ask for the GPU even here
+  za <- with_opts(list(gpuiso.gpu_min_n = 0), isotonic(y, w, device = "auto"))
+  fa <- with_opts(list(gpuiso.gpu_min_n = 0), isoreg(y, device = "auto"))
+  va <- with_opts(list(gpuiso.gpu_min_n = 0), isotonic_vjp(y, g, w, device = "auto"))
+  vc <- isotonic_vjp(y, g, w, device = "cpu")
+  if (gpu_available()) {
+    expect_close(za, zc, 1e-10, "auto on the GPU")
+    expect_identical(fa$device, "gpu")
+    expect_close(va$y, vc$y, 1e-10, "auto vjp on the GPU")
+  } else {
+    expect_identical(za, zc)
+    expect_identical(fa$device, "cpu")
+    expect_identical(va, vc)
+  }
+  # below the crossover "auto" is the CPU, wherever it runs
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = Inf), isotonic(y, w, device = "auto")), zc)
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = Inf), isoreg(y, device = "auto"))$device,
+                   "cpu")
+  expect_identical(isoreg(y, device = "auto")$device, "cpu") # 2000 < default
+})
+
+test_that("the crossover of device = 'auto' is an option, checked", {
+  expect_identical(gpuiso:::gpu_min_n_default, 2^17)
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = NULL), gpuiso:::gpu_min_n()), 2^17)
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = 1e3), gpuiso:::gpu_min_n()), 1e3)
+  for (bad in list(-1, NA_real_, "many", c(1, 2))) {
+    expect_error(with_opts(list(gpuiso.gpu_min_n = bad), isotonic(runif(10))),
+                 "gpuiso.gpu_min_n", class = "gpuiso_error_input")
+  }
+  # "cpu" never reads it
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = -1), isotonic(c(2, 1), device = "cpu")),
+                   c(1.5, 1.5))
+})
+
+test_that("the float32 rounding is R's own", {
+  x <- c(0, -0, 1, 1 / 3, -2 / 3, pi * 1e10, 1e38, 3.4028234663852886e38, 2^-149,
+         2^-150, 3 * 2^-151, 1e-40, -1e-45, 16777217, .Machine$double.eps)
+  expect_identical(gpuiso:::as_single(x), f32(x))
+  expect_identical(f32(2^-150), 0) # the largest double that rounds to zero
+  expect_identical(f32(2^-149), 2^-149)
+  expect_true(f32(1 / 3) != 1 / 3)
+  expect_null(gpuiso:::as_single(NULL))
+})
+
+test_that("precision = 'single' on the CPU is the double fit of float32 data, rounded", {
+  set.seed(121)
+  for (trial in 1:100) {
+    p <- random_problem(300L)
+    lab <- sprintf("trial %d", trial)
+    zs <- isotonic(p$y, p$w, p$decreasing, device = "cpu", precision = "single")
+    ze <- f32(isotonic(f32(p$y), f32(p$w), p$decreasing, device = "cpu"))
+    expect_identical(zs, ze, label = lab)
+    expect_true(is_monotone(zs, p$decreasing), label = lab)
+  }
+  expect_identical(isotonic(1 / 3, precision = "single"), f32(1 / 3))
+  # shapes and groups as in double
+  m <- matrix(rnorm(60), 12, 5, dimnames = list(NULL, letters[1:5]))
+  ms <- isotonic(m, precision = "single")
+  me <- isotonic(matrix(f32(m), 12, 5, dimnames = dimnames(m)))
+  me[] <- f32(me)
+  expect_identical(ms, me)
+  v <- rnorm(50); gr <- rep(c("a", "b", "c"), length.out = 50)
+  expect_identical(isotonic(v, groups = gr, precision = "single"),
+                   f32(isotonic(f32(v), groups = gr)))
+  # n = 0 and 1
+  expect_identical(isotonic(numeric(0), precision = "single"), numeric(0))
+  expect_identical(isotonic(2.1, 3, precision = "single"), f32(2.1))
+  expect_identical(isotonic_vjp(numeric(0), numeric(0), precision = "single"),
+                   list(y = numeric(0), weights = numeric(0)))
+  expect_silent(f0 <- isoreg(numeric(0), numeric(0), weights = numeric(0),
+                             precision = "single"))
+  expect_identical(f0$yf, numeric(0))
+  # weights that float32 holds as subnormals still count
+  expect_identical(isotonic(c(3, 1, 2), c(2^-149, 1, 1), precision = "single"),
+                   f32(isotonic(c(3, 1, 2), c(2^-149, 1, 1))))
+})
+
+test_that("precision = 'single': gradients and isoreg() on the CPU", {
+  set.seed(122)
+  n <- 200
+  y <- rnorm(n) + seq_len(n) / 50; w <- runif(n, 0.1, 1.1); g <- rnorm(n)
+  v <- isotonic_vjp(y, g, w, precision = "single")
+  expect_identical(v$y, f32(v$y))
+  expect_identical(v$weights, f32(v$weights))
+  # the closed form on the float32 data and the float32 fit
+  ys <- f32(y); ws <- f32(w)
+  z <- isotonic(y, w, precision = "single")
+  e <- vjp_on_partition(ys, z, f32(g), ws, ref_pava(ys, ws)$starts)
+  expect_close(v$y, e$y, 2e-7, "single vjp, d/dy")
+  expect_close(v$weights, e$weights, 2e-7, "single vjp, d/dw")
+  # isoreg: pooled from the rounded data
+  x <- round(runif(n) * 50)
+  f <- isoreg(x, y, w, precision = "single")
+  expect_identical(f$precision, "single")
+  expect_identical(f$yf, f32(f$yf))
+  fd <- isoreg(x, f32(y), f32(w))
+  expect_close(f$yf, fd$yf, 2e-7, "single isoreg")
+  expect_identical(f$iKnots, fd$iKnots)
+  expect_output(print(f), "float32")
+  expect_output(print(summary(f)), "float32")
+  expect_identical(isoreg(x, y)$precision, "double")
+})
+
+test_that("bad precision and values float32 cannot hold are input errors", {
+  err <- function(expr, regexp) expect_error(expr, regexp, class = "gpuiso_error_input")
+  err(isotonic(1:3, precision = "half"), "`precision`.*\"half\"")
+  err(isotonic(1:3, precision = 1), "`precision`")
+  err(isotonic(1:3, precision = NA), "`precision`")
+  err(isotonic(1:3, precision = c("single", "double")), "`precision`")
+  err(isotonic(matrix(1:4, 2), precision = "float"), "`precision`")
+  err(isoreg(1:3, precision = "quad"), "`precision`")
+  err(isotonic_vjp(1:3, c(1, 1, 1), precision = "x"), "`precision`")
+  # beyond the float32 range
+  err(isotonic(c(1, 4e38), precision = "single"), "`y`.*3.4e38.*element 2 is 4e\\+38")
+  err(isotonic(c(1, -1e300, 2), precision = "single"), "`y`.*element 2 is -1e\\+300")
+  m <- matrix(1, 3, 2); m[2, 2] <- 1e39
+  err(isotonic(m, precision = "single"), "`y`.*element \\[2, 2\\]")
+  err(isotonic(1:3, c(1, 1e39, 1), precision = "single"), "`weights`.*element 2 is 1e\\+39")
+  err(isotonic_vjp(1:3, c(1, 1e39, 1), precision = "single"), "`grad`.*element 2")
+  err(isoreg(1:3, c(1, 1e39, 1), precision = "single"), "`y`.*element 2")
+  err(isoreg(c(1, 1e39, 1), precision = "single"), "`x`.*element 2")
+  err(isoreg(c(1, 1, 2), c(1, 2, 3), weights = c(3e38, 3e38, 1), precision = "single"),
+      "`weights` of tied `x`")
+  # positive weights that would round to zero
+  err(isotonic(1:3, c(1, 1e-46, 1), precision = "single"),
+      "`weights`.*round to zero.*element 2 is 1e-46")
+  err(isotonic(1:3, c(1, 2^-150, 1), precision = "single"), "`weights`.*element 2")
+  err(isotonic(matrix(1:6, 3), c(1, 1e-300, 1), precision = "single"), "`weights`.*element 2")
+  # all fine in double
+  expect_identical(isotonic(c(1, 4e38)), c(1, 4e38))
+  expect_identical(isotonic(c(2, 1), c(1, 1e-46)), c(2, 2))
+})
+
+test_that("bad input is the same error on the GPU as on the CPU", {
+  # input is checked before the device is chosen: these hold with or
+  # without a GPU
+  bad <- list(
+    function(d) isotonic(c(1, NA, 3), device = d),
+    function(d) isotonic(c(1, 2, NaN), device = d),
+    function(d) isotonic(c(Inf, 2, 3), device = d),
+    function(d) isotonic(matrix(c(1, 2, NaN, 4), 2), device = d),
+    function(d) isotonic(c(1, 2, 3), c(1, -0.5, 1), device = d),
+    function(d) isotonic(c(1, 2, 3), c(1, Inf, 1), device = d),
+    function(d) isotonic(c(1, 2), c(0, 0), device = d),
+    function(d) isotonic(matrix(1:6, 3), matrix(c(1, 1, 1, 0, 0, 0), 3), device = d),
+    function(d) isotonic(1:5, c(1, 0, 1, 0, 0), groups = c("a", "b", "a", "b", "c"),
+                         device = d),
+    function(d) isotonic(1:3, weights = c(1, 1), device = d),
+    function(d) isotonic(matrix(1:6, 3), weights = c(1, 1), device = d),
+    function(d) isotonic(1:3, groups = c(1, 1), device = d),
+    function(d) isotonic(1:3, groups = c("a", NA, "b"), device = d),
+    function(d) isotonic("a", device = d),
+    function(d) isotonic(list(1, 2), device = d),
+    function(d) isotonic(1:3, decreasing = NA, device = d),
+    function(d) isotonic(c(1, 4e38), precision = "single", device = d),
+    function(d) isotonic(1:3, precision = "half", device = d),
+    function(d) isoreg(c(1, -Inf, 3), device = d),
+    function(d) isoreg(1:2, c(1, 2), weights = c(0, 0), device = d),
+    function(d) isoreg(1:3, c(1, 2), device = d),
+    function(d) isoreg(c("a", "b"), device = d),
+    function(d) isotonic_vjp(c(1, NA), c(1, 1), device = d),
+    function(d) isotonic_vjp(1:3, grad = c(1, 1), device = d),
+    function(d) isotonic_vjp(c(1, 2), c(1, 1), weights = c(0, 0), device = d)
+  )
+  for (i in seq_along(bad)) {
+    lab <- sprintf("bad input %d", i)
+    ec <- tryCatch(bad[[i]]("cpu"), error = identity)
+    eg <- tryCatch(bad[[i]]("gpu"), error = identity)
+    expect_s3_class(ec, "gpuiso_error_input")
+    expect_identical(class(eg), class(ec), label = lab)
+    expect_identical(conditionMessage(eg), conditionMessage(ec), label = lab)
+  }
+})
+
+test_that("gpu_release() is harmless and invisible without a workspace", {
+  expect_invisible(gpu_release())
+  expect_null(gpu_release())
+  expect_identical(gpu_info()$workspace, 0)
+})
+
+test_that("running out of device memory is a classed error, and nothing stays held", {
+  skip_if_not(gpu_available())
+  old <- Sys.getenv("GPUISO_TEST_OOM")
+  on.exit(Sys.setenv(GPUISO_TEST_OOM = old), add = TRUE)
+  y <- runif(5000)
+  # the engine's test hook makes the device look full
+  Sys.setenv(GPUISO_TEST_OOM = "1")
+  expect_error(isotonic(y, device = "gpu"), class = "gpuiso_error_device",
+               regexp = "out of memory")
+  expect_identical(gpu_info()$workspace, 0)
+  Sys.setenv(GPUISO_TEST_OOM = "")
+  expect_equal(isotonic(y, device = "gpu"), isotonic(y, device = "cpu"),
+               tolerance = 1e-12)
+})
