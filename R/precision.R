@@ -32,24 +32,18 @@ as_single <- function(x) {
 # weights, none positive that would round to zero (a point would silently
 # lose its influence, and a problem could lose all of its weight).
 check_single_range <- function(x, arg, call, weights = FALSE) {
-  if (!length(x)) return(invisible())
-  r <- range(x) # two passes without a copy: cheap for valid input
-  if (max(-r[1L], r[2L]) > float32_max) {
-    pos <- which(abs(x) > float32_max)[1L]
+  # one pass in C, without a copy; the position of the first offender or 0
+  pos <- .Call(ffi_first_beyond_single, x, weights)
+  if (pos == 0) return(invisible())
+  if (abs(x[[pos]]) > float32_max) {
     abort_input(sprintf(paste0("`%s` must be at most 3.4e38 in magnitude for ",
                                "`precision = \"single\"` (float32): %s is %s."),
                         arg, describe_position(pos, x), describe_value(x[[pos]])),
                 call)
   }
-  if (weights && r[1L] <= float32_zero) {
-    pos <- which(x > 0 & x <= float32_zero)[1L]
-    if (!is.na(pos)) {
-      abort_input(sprintf(paste0("`%s` must be zero or above 7e-46 for ",
-                                 "`precision = \"single\"`, where smaller ones ",
-                                 "round to zero: %s is %s."),
-                          arg, describe_position(pos, x),
-                          describe_value(x[[pos]])), call)
-    }
-  }
-  invisible()
+  abort_input(sprintf(paste0("`%s` must be zero or above 7e-46 for ",
+                             "`precision = \"single\"`, where smaller ones ",
+                             "round to zero: %s is %s."),
+                      arg, describe_position(pos, x),
+                      describe_value(x[[pos]])), call)
 }

@@ -87,21 +87,22 @@ restore_shape <- function(v, layout, y) {
 engine_fit <- function(y, w, offsets, decreasing, starts = FALSE,
                        device = "cpu", precision = "double", call = NULL) {
   single <- identical(precision, "single")
-  if (single) {
-    y <- as_single(y)
-    w <- as_single(w)
-  }
+  # the GPU engine rounds to float32 itself, as it moves the data, and
+  # returns float32 values: no pass over the data here
   res <- if (identical(device, "gpu")) {
     gpu_fit(y, w, offsets, decreasing, starts, single, call)
   }
   if (is.null(res)) {
     device <- "cpu"
+    if (single) {
+      y <- as_single(y)
+      w <- as_single(w)
+    }
     res <- .Call(ffi_isotonic_fit, y, w, offsets, decreasing, starts,
                  resolve_threads())
+    if (single) res[[1L]] <- as_single(res[[1L]])
   }
-  fit <- res[[1L]]
-  if (single) fit <- as_single(fit)
-  list(fit = fit, starts = res[[2L]], device = device)
+  list(fit = res[[1L]], starts = res[[2L]], device = device)
 }
 
 # The GPU's forward pass, or NULL when the CPU must solve it instead.

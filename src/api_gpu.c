@@ -2,6 +2,7 @@
  * results with an `error` element: NULL, or the engine's message, which the
  * R layer raises as a classed condition. The R layer has validated every
  * argument. */
+#include <math.h>
 #include <string.h>
 #include "gpuiso.h"
 #include "cuda/gi_cuda.h"
@@ -209,4 +210,20 @@ SEXP ffi_as_single(SEXP x)
   for (R_xlen_t i = 0; i < n; i++) po[i] = (double) (float) px[i];
   UNPROTECT(1);
   return out;
+}
+
+/* The first value (1-based, 0 if none) that float32 cannot hold: beyond its
+ * range or, for weights, positive but rounding to zero (at most 2^-150). */
+SEXP ffi_first_beyond_single(SEXP x, SEXP weights)
+{
+  if (TYPEOF(x) != REALSXP) gi_internal_error("x must be a double vector");
+  R_xlen_t n = Rf_xlength(x);
+  const double *px = REAL(x);
+  const double big = 3.4028234663852886e38, tiny = 0x1p-150;
+  int w = Rf_asLogical(weights) == TRUE;
+  for (R_xlen_t i = 0; i < n; i++) {
+    double a = fabs(px[i]);
+    if (a > big || (w && px[i] > 0.0 && px[i] <= tiny)) return Rf_ScalarReal((double) i + 1);
+  }
+  return Rf_ScalarReal(0.0);
 }

@@ -41,5 +41,6 @@ SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
 SEXP ffi_gpu_memory(void);
 SEXP ffi_gpu_release(void);
 SEXP ffi_as_single(SEXP x);
+SEXP ffi_first_beyond_single(SEXP x, SEXP weights);
 
 #endif
