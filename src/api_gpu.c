@@ -164,17 +164,19 @@ SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
   SEXP ms = PROTECT(Rf_allocVector(REALSXP, r));
   SEXP stages = PROTECT(Rf_allocVector(REALSXP, 4));
   for (int i = 0; i < 4; i++) REAL(stages)[i] = NA_REAL;
+  SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
   char msg[1024] = "";
   int status = gi_cuda_bench(REAL(y), wp, off, nprob,
                              Rf_asLogical(decreasing) == TRUE,
                              Rf_asLogical(single) == TRUE, r, REAL(ms),
-                             REAL(stages), msg, sizeof(msg));
-  const char *names[] = {"ms", "stages", "error", ""};
+                             REAL(stages), REAL(fit), msg, sizeof(msg));
+  const char *names[] = {"ms", "stages", "fit", "error", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, ms);
   SET_VECTOR_ELT(out, 1, stages);
-  SET_VECTOR_ELT(out, 2, engine_error(status, msg));
-  UNPROTECT(3);
+  SET_VECTOR_ELT(out, 2, fit);
+  SET_VECTOR_ELT(out, 3, engine_error(status, msg));
+  UNPROTECT(4);
   return out;
 }
 

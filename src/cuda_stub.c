@@ -61,10 +61,11 @@ int gi_cuda_vjp_host(const double *y, const double *w, const double *fit,
 
 int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
                   int64_t nprob, int decreasing, int single, int reps,
-                  double *ms, double *stage_ms, char *msg, size_t len)
+                  double *ms, double *stage_ms, double *fit, char *msg,
+                  size_t len)
 {
   (void) y; (void) w; (void) off; (void) nprob; (void) decreasing;
-  (void) single; (void) reps; (void) ms; (void) stage_ms;
+  (void) single; (void) reps; (void) ms; (void) stage_ms; (void) fit;
   return absent(msg, len);
 }
 

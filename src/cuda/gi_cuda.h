@@ -1,8 +1,8 @@
 /*
  * gpuiso: the CUDA engine's C interface. Plain C types and no R headers, so
  * that the glue (C) and the engine (CUDA C++) meet only here. Built from
- * cuda/*.cu when configure finds the CUDA toolkit, else from cuda_stub.c,
- * which answers every call with "not compiled".
+ * the .cu files of cuda/ when configure finds the CUDA toolkit, else from
+ * cuda_stub.c, which answers every call with "not compiled".
  */
 #ifndef GPUISO_CUDA_H
 #define GPUISO_CUDA_H
@@ -75,14 +75,17 @@ int gi_cuda_vjp_host(const double *y, const double *w, const double *fit,
 
 /*
  * Kernel time of the forward pass: the batch is copied to the device once,
- * solved once to warm up, then `reps` times, each timed with CUDA events
+ * solved once to warm up through gi_cuda_fit_device() (its fit is copied
+ * into `fit` unless that is NULL, so that tests can check the entry point
+ * for device data; weights must be > 0), then `reps` times, each timed with CUDA events
  * into ms[]; stage_ms, when not NULL, gets the four stages (chunk hulls,
  * chunk starts, merge levels, fit of long problems) of one more run. For
  * benchmarks.
  */
 int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
                   int64_t nprob, int decreasing, int single, int reps,
-                  double *ms, double *stage_ms, char *msg, size_t len);
+                  double *ms, double *stage_ms, double *fit, char *msg,
+                  size_t len);
 
 /* Bytes of device memory the workspace holds now, and the device's free
  * and total memory (cudaMemGetInfo); -1 for these two until the engine has

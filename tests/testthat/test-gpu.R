@@ -494,3 +494,22 @@ test_that("running out of device memory is a classed error, and nothing stays he
   expect_equal(isotonic(y, device = "gpu"), isotonic(y, device = "cpu"),
                tolerance = 1e-12)
 })
+
+test_that("the entry point for data on the device gives the host path's fit", {
+  skip_if_not(gpu_available())
+  set.seed(11)
+  sizes <- c(5, 1024, 1025, 3000, 70000, 1, 0, 33)
+  off <- as.double(c(0, cumsum(sizes)))
+  n <- sum(sizes)
+  y <- rnorm(n)
+  w <- runif(n, 0.1, 1.1)
+  for (single in c(FALSE, TRUE)) for (dec in c(FALSE, TRUE)) for (ww in list(NULL, w)) {
+    # gpu_bench's warm-up runs through gi_cuda_fit_device() and returns its fit
+    res <- .Call(gpuiso:::ffi_gpu_bench, y, ww, off, dec, single, 1L)
+    expect_null(res$error)
+    host <- .Call(gpuiso:::ffi_gpu_fit, y, ww, off, dec, FALSE, single)
+    expect_identical(res$fit, host$fit,
+                     label = sprintf("device entry, single = %s, dec = %s, weighted = %s",
+                                     single, dec, !is.null(ww)))
+  }
+})
