@@ -44,3 +44,14 @@ void gi_stop_status(gi_status status, gi_idx bad)
   }
   gi_internal_error("unknown engine status");
 }
+
+R_xlen_t gi_vjp_args(SEXP y, SEXP fit, SEXP starts, SEXP grad)
+{
+  R_xlen_t n = Rf_xlength(y);
+  if (TYPEOF(y) != REALSXP || TYPEOF(fit) != REALSXP ||
+      TYPEOF(starts) != RAWSXP || TYPEOF(grad) != REALSXP ||
+      Rf_xlength(fit) != n || Rf_xlength(starts) != n ||
+      Rf_xlength(grad) != n)
+    gi_internal_error("y, fit, starts and grad must match");
+  return n;
+}

@@ -121,12 +121,7 @@ SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
 SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
                  SEXP offsets, SEXP want_dw, SEXP single)
 {
-  R_xlen_t n = Rf_xlength(y);
-  if (TYPEOF(y) != REALSXP || TYPEOF(fit) != REALSXP ||
-      TYPEOF(starts) != RAWSXP || TYPEOF(grad) != REALSXP ||
-      Rf_xlength(fit) != n || Rf_xlength(starts) != n ||
-      Rf_xlength(grad) != n)
-    gi_internal_error("y, fit, starts and grad must match");
+  R_xlen_t n = gi_vjp_args(y, fit, starts, grad);
   gi_idx nprob;
   const gi_idx *off = gi_offsets_arg(offsets, n, &nprob);
   const double *wp = gi_weights_arg(w, n);

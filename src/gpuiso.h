@@ -15,6 +15,10 @@ const gi_idx *gi_offsets_arg(SEXP offsets, R_xlen_t n, gi_idx *nprob);
 /* Pointer to a double vector, or NULL for R's NULL (unit weights). */
 const double *gi_weights_arg(SEXP w, R_xlen_t n);
 
+/* The length of a backward pass's vectors: y, fit and grad doubles, starts
+ * raw, all of one length (the R layer sees to it). */
+R_xlen_t gi_vjp_args(SEXP y, SEXP fit, SEXP starts, SEXP grad);
+
 /* Turn an engine status into an R error naming the problem (1-based). */
 void gi_stop_status(gi_status status, gi_idx bad);
 

@@ -365,6 +365,20 @@ static cudaError_t enforce_on_device(void *dfit, const int64_t *off, int64_t npr
   return err;
 }
 
+/* The plan of a batch and the bytes each device buffer needs for it: 0, or
+ * GI_CUDA_NOMEM with the reason when host memory runs out. */
+static int begin(const int64_t *off, int64_t nprob, int single, int weighted,
+                 host_plan *h, size_t *need, char *msg, size_t len)
+{
+  if (plan_make(off, nprob, h)) {
+    snprintf(msg, len, "out of host memory while planning the batch");
+    return GI_CUDA_NOMEM;
+  }
+  memset(need, 0, B_N * sizeof(size_t));
+  device_sizes(h, off[nprob], single, weighted, need);
+  return GI_CUDA_OK;
+}
+
 /* ---- entry points -------------------------------------------------------- */
 
 extern "C" int gi_cuda_fit_host(const double *y, const double *w, const int64_t *off,
@@ -374,12 +388,8 @@ extern "C" int gi_cuda_fit_host(const double *y, const double *w, const int64_t 
   int64_t n = off[nprob];
   if (n == 0) return GI_CUDA_OK;
   host_plan h;
-  if (plan_make(off, nprob, &h)) {
-    snprintf(msg, len, "out of host memory while planning the batch");
-    return GI_CUDA_NOMEM;
-  }
-  size_t need[B_N] = {0};
-  device_sizes(&h, n, single, w != NULL, need);
+  size_t need[B_N];
+  if (begin(off, nprob, single, w != NULL, &h, need, msg, len)) return GI_CUDA_NOMEM;
   need[B_STARTS] = starts ? (size_t) n : 0;
   cudaError_t err = reserve(need);
   int rc = GI_CUDA_OK;
@@ -422,12 +432,8 @@ extern "C" int gi_cuda_fit_device(const void *y, const void *w, const int64_t *o
   if (n == 0) return GI_CUDA_OK;
   cudaStream_t s = (cudaStream_t) stream;
   host_plan h;
-  if (plan_make(off, nprob, &h)) {
-    snprintf(msg, len, "out of host memory while planning the batch");
-    return GI_CUDA_NOMEM;
-  }
-  size_t need[B_N] = {0};
-  device_sizes(&h, n, single, w != NULL, need);
+  size_t need[B_N];
+  if (begin(off, nprob, single, w != NULL, &h, need, msg, len)) return GI_CUDA_NOMEM;
   need[B_Y] = need[B_W] = need[B_FIT] = 0; /* the caller's */
   cudaError_t err = reserve(need);
   if (err == cudaSuccess) err = upload_plan(&h, s);
@@ -455,12 +461,8 @@ extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *of
   for (int r = 0; r < reps; r++) ms[r] = 0.0;
   if (n == 0) return GI_CUDA_OK;
   host_plan h;
-  if (plan_make(off, nprob, &h)) {
-    snprintf(msg, len, "out of host memory while planning the batch");
-    return GI_CUDA_NOMEM;
-  }
-  size_t need[B_N] = {0};
-  device_sizes(&h, n, single, w != NULL, need);
+  size_t need[B_N];
+  if (begin(off, nprob, single, w != NULL, &h, need, msg, len)) return GI_CUDA_NOMEM;
   cudaError_t err = reserve(need);
   cudaEvent_t e0 = NULL, e1 = NULL, ev[4] = {NULL, NULL, NULL, NULL};
   if (err == cudaSuccess) err = put_values(ws[B_Y].p, y, n, single);
