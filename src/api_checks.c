@@ -19,3 +19,14 @@ SEXP ffi_first_weightless(SEXP w, SEXP offsets)
   const gi_idx *off = gi_offsets_arg(offsets, Rf_xlength(w), &nprob);
   return Rf_ScalarReal((double) (gi_first_weightless(REAL(w), off, nprob) + 1));
 }
+
+/* The first element (1-based, 0 if none) outside [0, 1]. */
+SEXP ffi_first_outside_unit(SEXP x)
+{
+  if (TYPEOF(x) != REALSXP) gi_internal_error("x must be a double vector");
+  R_xlen_t n = Rf_xlength(x);
+  const double *px = REAL(x);
+  for (R_xlen_t i = 0; i < n; i++)
+    if (!(px[i] >= 0.0 && px[i] <= 1.0)) return Rf_ScalarReal((double) i + 1);
+  return Rf_ScalarReal(0.0);
+}

@@ -46,5 +46,6 @@ SEXP ffi_gpu_memory(void);
 SEXP ffi_gpu_release(void);
 SEXP ffi_as_single(SEXP x);
 SEXP ffi_first_beyond_single(SEXP x, SEXP weights);
+SEXP ffi_first_outside_unit(SEXP x);
 
 #endif

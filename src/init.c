@@ -20,6 +20,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_gpu_release, 0),
   CALLDEF(ffi_as_single, 1),
   CALLDEF(ffi_first_beyond_single, 2),
+  CALLDEF(ffi_first_outside_unit, 1),
   {NULL, NULL, 0}
 };
 

@@ -1,0 +1,62 @@
+# Shared by iso_calibrate() and reliability_diagram(): probabilities and
+# outcomes checked, scores sorted within groups and tied scores pooled.
+
+# Outcomes: 0/1 (logical or numeric) or probabilities, all in [0, 1].
+check_unit_interval <- function(x, arg, call) {
+  x <- check_values(x, arg, call)
+  pos <- .Call(ffi_first_outside_unit, x)
+  if (pos > 0) {
+    abort_input(sprintf("`%s` must lie in [0, 1]: %s is %s.", arg,
+                        describe_position(pos, x), describe_value(x[[pos]])),
+                call)
+  }
+  as.vector(x)
+}
+
+# Group labels: one per score, none missing. Returns list(code, labels), the
+# codes numbering the labels in order of first appearance; NULL for no
+# groups.
+check_labels <- function(groups, n, call) {
+  if (is.null(groups)) return(NULL)
+  if (!is.atomic(groups) || is.matrix(groups) && ncol(groups) > 1L) {
+    abort_input(sprintf("`groups` must be a vector of labels, not %s.",
+                        describe_type(groups)), call)
+  }
+  if (length(groups) != n) {
+    abort_input(sprintf(paste0("`groups` must have one label per score: ",
+                               "`scores` has length %.0f, `groups` has length %.0f."),
+                        n, length(groups)), call)
+  }
+  if (anyNA(groups)) {
+    abort_input(sprintf("`groups` must not be missing: element %.0f is NA.",
+                        which(is.na(groups))[1L]), call)
+  }
+  g <- if (is.factor(groups)) as.character(groups) else as.vector(groups)
+  labels <- unique(g)
+  list(code = match(g, labels), labels = as.character(labels))
+}
+
+# Sort by group and score (one radix sort) and pool tied scores within a
+# group: each run of equal scores becomes one point with the summed weight
+# and the weighted mean outcome. Returns the pooled points (score, value,
+# weight, group code), the problem offsets of the groups, and for each input
+# element its run (so that results can be spread back).
+pool_scores <- function(scores, outcomes, weights, code) {
+  n <- length(scores)
+  ord <- if (is.null(code)) order(scores, method = "radix")
+         else order(code, scores, method = "radix")
+  s <- scores[ord]
+  k <- if (is.null(code)) rep.int(1L, n) else code[ord]
+  w <- if (is.null(weights)) rep.int(1, n) else weights[ord]
+  starts <- c(TRUE, s[-1L] != s[-n] | k[-1L] != k[-n])
+  run <- cumsum(starts)
+  sw <- as.vector(rowsum(w, run, reorder = FALSE))
+  swy <- as.vector(rowsum(w * outcomes[ord], run, reorder = FALSE))
+  value <- ifelse(sw > 0, swy / sw, 0)
+  rk <- k[starts]
+  sizes <- tabulate(rk, nbins = max(1L, k))
+  run_of <- integer(n)
+  run_of[ord] <- run
+  list(score = s[starts], value = value, weight = sw, group = rk,
+       offsets = c(0, cumsum(as.double(sizes))), run_of = run_of)
+}

@@ -1,0 +1,62 @@
+# reliability_diagram() and calibration_error().
+
+test_that("the CORP curve is the PAV fit and the decomposition adds up", {
+  set.seed(6)
+  p <- round(runif(4000), 3)
+  y <- rbinom(4000, 1, p^1.7)
+  r <- reliability_diagram(p, y)
+  u <- sort(unique(p))
+  cnt <- as.vector(table(p))
+  m <- as.vector(tapply(y, p, mean))
+  ref <- isoreg(u, m, weights = cnt, device = "cpu")$yf
+  expect_equal(r$curve$forecast, u)
+  expect_equal(r$curve$count, cnt)
+  expect_equal(r$curve$calibrated, ref, tolerance = 1e-12)
+  expect_equal(r$calibrated, ref[match(p, u)], tolerance = 1e-12)
+  expect_equal(r$score, mean((p - y)^2))
+  expect_equal(r$score, r$mcb - r$dsc + r$unc, tolerance = 1e-14)
+  expect_equal(r$unc, mean(y) * (1 - mean(y)))
+  expect_true(r$mcb >= 0 && r$dsc >= 0)
+})
+
+test_that("calibrated forecasts have no miscalibration; a constant one no discrimination", {
+  y <- c(0, 0, 1, 0, 1, 1)
+  p <- c(0.1, 0.1, 0.5, 0.5, 0.9, 0.9)
+  # the PAV fit of y on p: 0, 0, 0.5, 0.5, 1, 1; forecasts equal to it
+  r <- reliability_diagram(c(0, 0, 0.5, 0.5, 1, 1), y)
+  expect_equal(r$mcb, 0)
+  r0 <- reliability_diagram(rep(mean(y), 6), y)
+  expect_equal(r0$dsc, 0)
+  expect_equal(r0$mcb, 0)
+  r1 <- reliability_diagram(p, y)
+  expect_equal(r1$calibrated, c(0, 0, 0.5, 0.5, 1, 1))
+  expect_equal(r1$mcb, mean((p - y)^2) - 0.5 * 2 / 6 * 0.5)
+  expect_output(print(r1), "miscalibration \\(MCB\\)")
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_identical(plot(r1), r1)
+})
+
+test_that("calibration_error() by hand, both binnings", {
+  p <- c(0.1, 0.15, 0.2, 0.9)
+  y <- c(0, 0, 1, 1)
+  # equal width, 2 bins: {0.1, 0.15, 0.2}: |1 - 0.45|; {0.9}: |1 - 0.9|
+  expect_equal(calibration_error(p, y, bins = 2), (0.55 + 0.1) / 4)
+  # equal mass, 2 bins: {0.1, 0.15}: |0 - 0.25|; {0.2, 0.9}: |2 - 1.1|
+  expect_equal(calibration_error(p, y, bins = 2, binning = "equal_mass"), (0.25 + 0.9) / 4)
+  expect_equal(calibration_error(p, y, bins = 1), abs(sum(y) - sum(p)) / 4)
+  expect_equal(calibration_error(c(0, 1), c(0, 1)), 0) # 1 falls in the last bin
+  expect_equal(calibration_error(p, as.logical(y), bins = 2), (0.55 + 0.1) / 4)
+})
+
+test_that("bad input to the diagnostics is a classed error", {
+  e <- function(expr, re) expect_error(expr, re, class = "gpuiso_error_input")
+  e(reliability_diagram(c(0.1, 1.2), c(0, 1)), "`forecasts` must lie in \\[0, 1\\]: element 2")
+  e(reliability_diagram(c(0.1, 0.2), c(0, NA)), "`outcomes` must be finite: element 2 is NA")
+  e(reliability_diagram(c(0.1, 0.2), c(0, 1, 1)), "must have the same length")
+  e(reliability_diagram(numeric(0), numeric(0)), "must not be empty")
+  e(calibration_error(c(0.1, 0.2), c(0, 1), bins = 0), "`bins` must be a whole number")
+  e(calibration_error(c(0.1, 0.2), c(0, 1), bins = 2.5), "`bins` must be a whole number")
+  e(calibration_error(c(0.1, 0.2), c(0, 1), binning = "quantile"), "`binning` must be one of")
+  e(calibration_error(c(0.1, 0.2), c(0, 3)), "`outcomes` must lie in \\[0, 1\\]")
+})
