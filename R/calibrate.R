@@ -120,9 +120,9 @@ predict.gpuiso_calibration <- function(object, newscores, groups = NULL,
   x <- as.double(newscores)
   code <- prediction_groups(object, groups, length(x), call)
   out <- rep(NA_real_, length(x))
-  for (b in unique(code)) {
-    i <- which(code == b)
-    out[i] <- eval_curve(object$curves[[b]], x[i], interpolation)
+  # one split of the indices, not one scan of them per group
+  for (i in split(seq_along(x), code)) {
+    out[i] <- eval_curve(object$curves[[code[i[1L]]]], x[i], interpolation)
   }
   out
 }
