@@ -236,15 +236,3 @@ plot.gpuiso_calibration <- function(x, group = 1L, interpolation = c("linear", "
                   lwd = 2, col = "steelblue4")
   invisible(x)
 }
-
-# One of `choices`, from an argument whose default is the vector of them.
-check_choice <- function(x, choices, arg, call) {
-  if (identical(x, choices)) return(choices[[1L]])
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices) {
-    abort_input(sprintf("`%s` must be one of %s, not %s.", arg,
-                        paste(encodeString(choices, quote = "\""), collapse = " or "),
-                        if (is.character(x) && length(x) == 1L) encodeString(x, quote = "\"")
-                        else describe_type(x)), call)
-  }
-  x
-}

@@ -10,16 +10,7 @@ float32_zero <- 2^-150
 # "double" or "single", from the argument `precision` (its default, the
 # vector of both choices, means "double").
 check_precision <- function(precision, call) {
-  choices <- c("double", "single")
-  if (identical(precision, choices)) return("double")
-  if (!is.character(precision) || length(precision) != 1L ||
-      is.na(precision) || !precision %in% choices) {
-    abort_input(sprintf("`precision` must be \"double\" or \"single\", not %s.",
-                        if (is.character(precision) && length(precision) == 1L)
-                          encodeString(precision, quote = "\"")
-                        else describe_type(precision)), call)
-  }
-  precision
+  check_choice(precision, c("double", "single"), "precision", call)
 }
 
 # Values rounded to float32 and back (NULL stays NULL; attributes dropped).

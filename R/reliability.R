@@ -37,10 +37,9 @@
 reliability_diagram <- function(forecasts, outcomes,
                                 device = getOption("gpuiso.device", "auto")) {
   call <- sys.call()
-  x <- check_unit_interval(forecasts, "forecasts", call)
-  y <- check_unit_interval(outcomes, "outcomes", call)
-  check_same_length(x, y, "forecasts", "outcomes", call)
-  if (!length(x)) abort_input("`forecasts` must not be empty.", call)
+  fo <- check_forecasts(forecasts, outcomes, call)
+  x <- fo$x
+  y <- fo$y
   pooled <- pool_scores(x, y, NULL, NULL)
   device <- resolve_device(device, length(pooled$score), call)
   fit <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
@@ -117,10 +116,9 @@ plot.gpuiso_reliability <- function(x, xlab = "forecast probability",
 calibration_error <- function(forecasts, outcomes, bins = 10,
                               binning = c("equal_width", "equal_mass")) {
   call <- sys.call()
-  x <- check_unit_interval(forecasts, "forecasts", call)
-  y <- check_unit_interval(outcomes, "outcomes", call)
-  check_same_length(x, y, "forecasts", "outcomes", call)
-  if (!length(x)) abort_input("`forecasts` must not be empty.", call)
+  fo <- check_forecasts(forecasts, outcomes, call)
+  x <- fo$x
+  y <- fo$y
   if (!is.numeric(bins) || length(bins) != 1L || is.na(bins) || bins < 1 ||
       bins != round(bins)) {
     abort_input("`bins` must be a whole number of at least 1.", call)
@@ -136,4 +134,14 @@ calibration_error <- function(forecasts, outcomes, bins = 10,
   }
   gap <- abs(rowsum(y, bin) - rowsum(x, bin))
   sum(gap) / n
+}
+
+# Probability forecasts and their outcomes: both in [0, 1], of one length,
+# not empty.
+check_forecasts <- function(forecasts, outcomes, call) {
+  x <- check_unit_interval(forecasts, "forecasts", call)
+  y <- check_unit_interval(outcomes, "outcomes", call)
+  check_same_length(x, y, "forecasts", "outcomes", call)
+  if (!length(x)) abort_input("`forecasts` must not be empty.", call)
+  list(x = x, y = y)
 }

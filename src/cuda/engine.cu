@@ -208,7 +208,6 @@ static gi_plan device_plan(const host_plan *h, const void *y, const void *w,
   p.uniform_n = h->uniform_n;
   p.uniform_L = h->uniform_L;
   p.uniform_count = h->uniform_count;
-  p.levels = h->levels;
   p.chunks = (const gi_chunk *) ws[B_CHUNKS].p;
   p.multi = (const gi_multi *) ws[B_MULTI].p;
   p.y = y; p.w = w; p.fit = fit; p.starts = starts;
@@ -467,12 +466,11 @@ extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *of
   cudaEvent_t e0 = NULL, e1 = NULL, ev[4] = {NULL, NULL, NULL, NULL};
   if (err == cudaSuccess) err = put_values(ws[B_Y].p, y, n, single);
   if (err == cudaSuccess && w) err = put_values(ws[B_W].p, w, n, single);
-  if (err == cudaSuccess) err = upload_plan(&h, 0);
   if (err == cudaSuccess) err = cudaEventCreate(&e0);
   if (err == cudaSuccess) err = cudaEventCreate(&e1);
   for (int i = 0; i < 4 && err == cudaSuccess; i++) err = cudaEventCreate(&ev[i]);
-  /* the warm-up goes through the entry point for device data, whose fit
-   * comes back for checking when asked for */
+  /* the warm-up goes through the entry point for device data, which also
+   * uploads the plan; its fit comes back for checking when asked for */
   if (err == cudaSuccess) {
     int rc = gi_cuda_fit_device(ws[B_Y].p, w ? ws[B_W].p : NULL, off, nprob, decreasing,
                                 single, ws[B_FIT].p, NULL, NULL, msg, len);
@@ -487,7 +485,6 @@ extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *of
   }
   gi_plan p = device_plan(&h, ws[B_Y].p, w ? ws[B_W].p : NULL, ws[B_FIT].p, NULL,
                           decreasing, single);
-  if (err == cudaSuccess) err = upload_plan(&h, 0);
   for (int r = 0; r < reps && err == cudaSuccess; r++) {
     float t = 0.0f;
     err = cudaEventRecord(e0, 0);

@@ -50,7 +50,6 @@ struct gi_plan {
                            elements and no table is needed */
   int32_t uniform_L;
   int64_t uniform_count; /* problems in the uniform mode */
-  int32_t levels;       /* merge levels of the longest problem */
   const gi_chunk *chunks;
   const gi_multi *multi;
   /* the data: T is float or double */
