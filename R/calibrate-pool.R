@@ -38,33 +38,13 @@ check_labels <- function(groups, n, call) {
 
 # Sort by group and score (one radix sort) and pool tied scores within a
 # group: each run of equal scores becomes one point with the summed weight
-# and the weighted mean outcome. Returns the pooled points (score, value,
-# weight, group code), the problem offsets of the groups, and for each input
-# element its run (so that results can be spread back).
-pool_scores <- function(scores, outcomes, weights, code) {
-  n <- length(scores)
+# and the weighted mean outcome (one pass in C, in the sorted order, with no
+# sorted copies of the inputs). Returns the pooled points (score, value,
+# weight, group code), the problem offsets of the groups, and with `run_of`
+# for each input element its point (so that results can be spread back).
+pool_scores <- function(scores, outcomes, weights, code, run_of = FALSE) {
   ord <- if (is.null(code)) order(scores, method = "radix")
          else order(code, scores, method = "radix")
-  s <- scores[ord]
-  k <- if (is.null(code)) rep.int(1L, n) else code[ord]
-  w <- if (is.null(weights)) rep.int(1, n) else weights[ord]
-  starts <- c(TRUE, s[-1L] != s[-n] | k[-1L] != k[-n])
-  run <- cumsum(starts)
-  sw <- run_sums(w, run)
-  swy <- run_sums(w * outcomes[ord], run)
-  value <- ifelse(sw > 0, swy / sw, 0)
-  rk <- k[starts]
-  sizes <- tabulate(rk, nbins = max(1L, k))
-  run_of <- integer(n)
-  run_of[ord] <- run
-  list(score = s[starts], value = value, weight = sw, group = rk,
-       offsets = c(0, cumsum(as.double(sizes))), run_of = run_of)
-}
-
-# Sums over consecutive runs; rowsum() names its rows, and dropping the
-# names before as.vector() saves most of the time on millions of runs.
-run_sums <- function(x, run) {
-  s <- rowsum(x, run, reorder = FALSE)
-  dimnames(s) <- NULL
-  as.vector(s)
+  .Call(ffi_pool_sorted, scores, outcomes, weights, code,
+        if (is.null(code)) 1L else max(code), ord, run_of)
 }

@@ -8,6 +8,12 @@
 #' `groups`, each group gets its own curve, and all curves are fitted in one
 #' batched engine call.
 #'
+#' On the GPU (`device = "gpu"`, or `"auto"` from 2^16 scores when one is
+#' available) the sort, the pooling of ties and the fit all run on the
+#' device: only the scores, outcomes and weights go there and only the
+#' curves come back. Zero weights are pooled on the CPU and fitted on the
+#' GPU.
+#'
 #' @param scores Finite numeric scores, on any scale (probabilities, logits,
 #'   margins): only their order matters.
 #' @param outcomes The observed outcomes, one per score: logical, 0/1, or
@@ -55,25 +61,65 @@ iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
   }
   if (!length(scores)) abort_input("`scores` must not be empty.", call)
   g <- check_labels(groups, length(scores), call)
-  pooled <- pool_scores(scores, outcomes, weights, g$code)
   label <- function(b) {
     if (is.null(g)) NULL else sprintf("group %s", encodeString(g$labels[b], quote = "\""))
   }
-  check_distinct_scores(pooled$offsets, label, call)
-  if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, call)
-  device <- resolve_device(device, length(pooled$score), call)
-  # the pooled points weigh what they pool: counts, or summed weights
-  res <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
-                    decreasing = FALSE, device = device, call = call)
-  value <- pmin(pmax(res$fit, 0), 1)
-  curves <- lapply(seq_len(length(pooled$offsets) - 1L), function(b) {
-    i <- seq.int(pooled$offsets[b] + 1, pooled$offsets[b + 1L])
-    data.frame(score = pooled$score[i], value = value[i], weight = pooled$weight[i])
-  })
+  device <- resolve_device(device, length(scores), call)
+  # On the GPU the sort and the pooling of ties happen on the device too;
+  # zero weights (rare) are pooled on the CPU, as is anything the device
+  # sort cannot take.
+  pooled <- NULL
+  if (device == "gpu" && (is.null(weights) || min(weights) > 0)) {
+    pooled <- gpu_calibrate(scores, outcomes, weights, g, call)
+  }
+  if (is.null(pooled)) {
+    pooled <- pool_scores(scores, outcomes, weights, g$code)
+    check_distinct_scores(pooled$offsets, label, call)
+    if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, call)
+    # the pooled points weigh what they pool: counts, or summed weights
+    res <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
+                      decreasing = FALSE, device = device, call = call)
+    pooled$value <- pmin(pmax(res$fit, 0), 1)
+    pooled$device <- res$device
+  } else {
+    check_distinct_scores(pooled$offsets, label, call)
+  }
+  curves <- split_curves(pooled)
   names(curves) <- g$labels
   structure(list(curves = curves, groups = g$labels, n = length(scores),
-                 device = res$device, call = call),
+                 device = pooled$device, call = call),
             class = "gpuiso_calibration")
+}
+
+# Sorted, pooled and fitted on the GPU: list(score, value, weight, offsets,
+# device), or NULL when the CPU must prepare the points instead.
+gpu_calibrate <- function(scores, outcomes, weights, g, call) {
+  res <- .Call(ffi_gpu_calibrate, scores, outcomes, weights, g$code,
+               length(g$labels))
+  if (!is.null(res$error)) {
+    if (identical(res$status, gpu_status_range)) return(NULL)
+    abort_gpu(res$error, call)
+  }
+  res$device <- "gpu"
+  res
+}
+
+# One data frame per group (no copies for a single curve).
+split_curves <- function(pooled) {
+  off <- pooled$offsets
+  if (length(off) == 2L) {
+    return(list(curve_frame(pooled$score, pooled$value, pooled$weight)))
+  }
+  lapply(seq_len(length(off) - 1L), function(b) {
+    i <- seq.int(off[b] + 1, off[b + 1L])
+    curve_frame(pooled$score[i], pooled$value[i], pooled$weight[i])
+  })
+}
+
+# data.frame() checks and copies its columns; these are fresh and valid.
+curve_frame <- function(score, value, weight) {
+  structure(list(score = score, value = value, weight = weight),
+            class = "data.frame", row.names = c(NA_integer_, -length(score)))
 }
 
 # Every group needs two distinct scores: a curve through one point says

@@ -40,7 +40,7 @@ reliability_diagram <- function(forecasts, outcomes,
   fo <- check_forecasts(forecasts, outcomes, call)
   x <- fo$x
   y <- fo$y
-  pooled <- pool_scores(x, y, NULL, NULL)
+  pooled <- pool_scores(x, y, NULL, NULL, run_of = TRUE)
   device <- resolve_device(device, length(pooled$score), call)
   fit <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
                     decreasing = FALSE, device = device, call = call)$fit

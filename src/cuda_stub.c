@@ -69,6 +69,18 @@ int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
   return absent(msg, len);
 }
 
+int gi_cuda_calibrate_host(const double *score, const double *outcome,
+                           const double *w, const int *group, int64_t n,
+                           int64_t ngroups, double *score_out,
+                           double *value_out, double *weight_out,
+                           int64_t *offsets, char *msg, size_t len)
+{
+  (void) score; (void) outcome; (void) w; (void) group; (void) n;
+  (void) ngroups; (void) score_out; (void) value_out; (void) weight_out;
+  (void) offsets;
+  return absent(msg, len);
+}
+
 int gi_cuda_memory(double *held, double *free_bytes, double *total_bytes,
                    char *msg, size_t len)
 {

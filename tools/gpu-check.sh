@@ -6,7 +6,7 @@
 #     tar --exclude=.git --exclude=.gpu -cf - . | tar -x -C /tmp/gpubuild &&
 #     (cd /tmp/gpubuild && ./cleanup && rm -rf "$OLDPWD/.gpu/lib" && mkdir -p "$OLDPWD/.gpu/lib" &&
 #      GPUISO_CUDA_ARCH=90 R CMD INSTALL -l "$OLDPWD/.gpu/lib" .)
-# Then one device call with carry [".gpu"]:  sh tools/gpu-check.sh
+# Then one device call with carry [".gpu"]:  bash tools/gpu-check.sh
 # It runs the test suite (CRAN mode), test-gpu.R with its 1e7 block, an
 # independent GPU-against-CPU sweep with kernel timings, and the crossover
 # of device = "auto" (into $OUT). About 5 minutes on an H200.

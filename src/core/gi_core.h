@@ -50,6 +50,16 @@ gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,
  * -1 if none. */
 gi_idx gi_first_invalid(const double *x, gi_idx n, int nonneg);
 
+/* Pools n scores read in sorted order (ord, 1-based, in ord_i or ord_d):
+ * each run of equal (code, score) becomes one point, its score, group code
+ * (code NULL: 1), summed weight and weighted mean outcome (0 when the
+ * weight is zero). run_of, when not NULL, gets each input's run (1-based).
+ * The outputs have room for n points; returns how many were written. */
+gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
+                      const int *code, const int *ord_i, const double *ord_d,
+                      gi_idx n, double *score, double *value, double *weight,
+                      int *group, int *run_of);
+
 /* Threads the engine may use: the request capped by what OpenMP allows
  * (1 when the package was built without OpenMP). */
 int gi_threads_cap(int requested);

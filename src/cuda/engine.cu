@@ -21,6 +21,7 @@ struct dbuf {
 
 enum { B_Y, B_W, B_FIT, B_STARTS, B_CHUNKS, B_MULTI, B_SIDX, B_SY,
        B_SX, B_CSTART, B_CTOTAL, B_KEYS, B_SSCRATCH, B_DESC, B_COUNT, B_FLAG, B_GRAD, B_DY, B_DW, B_SCRATCH,
+       B_AUX, /* the data of a pipeline that prepares its batch on the device */
        B_N };
 
 static dbuf ws[B_N];
@@ -45,8 +46,9 @@ extern "C" void gi_cuda_release(void)
 
 /* Make each buffer hold at least need[i] bytes. When the device is short of
  * memory, everything is given back and asked for once more at the exact
- * sizes, since the old buffers may be what is in the way. */
-static cudaError_t reserve(const size_t *need)
+ * sizes, since the old buffers may be what is in the way; everything but
+ * the auxiliary buffer when `keep_aux`, whose data a pipeline still needs. */
+static cudaError_t reserve(const size_t *need, int keep_aux = 0)
 {
   engine_started = 1;
   /* GPUISO_TEST_OOM=1 makes the device look full, so that the tests can
@@ -70,8 +72,16 @@ static cudaError_t reserve(const size_t *need)
     }
     if (err == cudaSuccess) return cudaSuccess;
     (void) cudaGetLastError();
-    gi_cuda_release();
-    if (err != cudaErrorMemoryAllocation) return err;
+    if (err != cudaErrorMemoryAllocation) {
+      gi_cuda_release();
+      return err;
+    }
+    for (int i = 0; i < B_N; i++) {
+      if (keep_aux && i == B_AUX) continue;
+      if (ws[i].p) cudaFree(ws[i].p);
+      ws[i].p = NULL;
+      ws[i].cap = 0;
+    }
   }
   return cudaErrorMemoryAllocation;
 }
@@ -422,19 +432,19 @@ extern "C" int gi_cuda_fit_host(const double *y, const double *w, const int64_t 
   return range_status(flag, msg, len);
 }
 
-extern "C" int gi_cuda_fit_device(const void *y, const void *w, const int64_t *off,
-                                  int64_t nprob, int decreasing, int single, void *fit,
-                                  unsigned char *starts, void *stream, char *msg,
-                                  size_t len)
+/* The forward pass on device data; see gi_cuda_fit_device(). */
+static int fit_device(const void *y, const void *w, const int64_t *off, int64_t nprob,
+                      int decreasing, int single, void *fit, unsigned char *starts,
+                      cudaStream_t s, int keep_aux, char *msg, size_t len)
 {
   int64_t n = off[nprob];
   if (n == 0) return GI_CUDA_OK;
-  cudaStream_t s = (cudaStream_t) stream;
   host_plan h;
   size_t need[B_N];
   if (begin(off, nprob, single, w != NULL, &h, need, msg, len)) return GI_CUDA_NOMEM;
   need[B_Y] = need[B_W] = need[B_FIT] = 0; /* the caller's */
-  cudaError_t err = reserve(need);
+  need[B_AUX] = keep_aux ? ws[B_AUX].cap : 0;
+  cudaError_t err = reserve(need, keep_aux);
   if (err == cudaSuccess) err = upload_plan(&h, s);
   if (err == cudaSuccess) {
     gi_plan p = device_plan(&h, y, w, fit, starts, decreasing, single);
@@ -449,6 +459,38 @@ extern "C" int gi_cuda_fit_device(const void *y, const void *w, const int64_t *o
   plan_free(&h);
   if (err != cudaSuccess) return fail(err, "in the solver", sum_sizes(need), msg, len);
   return range_status(flag, msg, len);
+}
+
+extern "C" int gi_cuda_fit_device(const void *y, const void *w, const int64_t *off,
+                                  int64_t nprob, int decreasing, int single, void *fit,
+                                  unsigned char *starts, void *stream, char *msg,
+                                  size_t len)
+{
+  return fit_device(y, w, off, nprob, decreasing, single, fit, starts,
+                    (cudaStream_t) stream, 0, msg, len);
+}
+
+/* ---- pipelines that prepare their batch on the device --------------------- */
+
+cudaError_t gi_aux_reserve(size_t bytes, void **p)
+{
+  size_t need[B_N] = {0};
+  need[B_AUX] = bytes;
+  cudaError_t err = reserve(need);
+  *p = err == cudaSuccess ? ws[B_AUX].p : NULL;
+  return err;
+}
+
+int gi_fit_prepared(const double *y, const double *w, const int64_t *off, int64_t nprob,
+                    int decreasing, double *fit, unsigned char *starts, char *msg,
+                    size_t len)
+{
+  return fit_device(y, w, off, nprob, decreasing, 0, fit, starts, 0, 1, msg, len);
+}
+
+int gi_fail(cudaError_t err, const char *what, size_t need, char *msg, size_t len)
+{
+  return fail(err, what, need, msg, len);
 }
 
 extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *off,

@@ -115,4 +115,16 @@ cudaError_t gi_launch_vjp(const double *y, const double *w, const double *fit,
                           int64_t n, double *dy, double *dw, void *scratch,
                           size_t scratch_bytes, cudaStream_t s);
 
+/* Pipelines that prepare a batch on the device (calibrate.cu): one
+ * auxiliary buffer of the workspace holds their data, at least `bytes`;
+ * gi_fit_prepared() solves float64 data held there (weights > 0), and an
+ * out-of-memory retry inside it keeps that buffer. gi_fail() turns a CUDA
+ * error into a status and a message (freeing the workspace but after an
+ * out-of-memory error). */
+cudaError_t gi_aux_reserve(size_t bytes, void **p);
+int gi_fit_prepared(const double *y, const double *w, const int64_t *off, int64_t nprob,
+                    int decreasing, double *fit, unsigned char *starts, char *msg,
+                    size_t len);
+int gi_fail(cudaError_t err, const char *what, size_t need, char *msg, size_t len);
+
 #endif

@@ -87,6 +87,22 @@ int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
                   double *ms, double *stage_ms, double *fit, char *msg,
                   size_t len);
 
+/*
+ * Isotonic calibration prepared on the device: the scores are sorted within
+ * groups, tied scores of a group pooled (weighted mean outcome, summed
+ * weight) and the pooled points fitted, one non-decreasing curve per group.
+ * group is NULL or codes 1..ngroups, each used at least once, in int32; w
+ * is NULL or > 0; n < 2^31 (else GI_CUDA_RANGE). The outputs have room for
+ * n points: the distinct scores in order, their calibrated values (in
+ * [0, 1]) and pooled weights; offsets[0..ngroups] get where each group's
+ * points start, offsets[ngroups] how many there are.
+ */
+int gi_cuda_calibrate_host(const double *score, const double *outcome,
+                           const double *w, const int *group, int64_t n,
+                           int64_t ngroups, double *score_out,
+                           double *value_out, double *weight_out,
+                           int64_t *offsets, char *msg, size_t len);
+
 /* Bytes of device memory the workspace holds now, and the device's free
  * and total memory (cudaMemGetInfo); -1 for these two until the engine has
  * run in this process, so that asking starts no CUDA context. */

@@ -513,3 +513,48 @@ test_that("the entry point for data on the device gives the host path's fit", {
                                      single, dec, !is.null(ww)))
   }
 })
+
+test_that("iso_calibrate() on the GPU sorts and pools on the device and equals the CPU", {
+  skip_if_not(gpu_available())
+  set.seed(12)
+  n <- 200000
+  s <- c(round(rnorm(n / 2), 3), rnorm(n / 2)) # many ties, and none
+  s[1:10] <- c(0, -0, 0, -0, 0, 1, 1, -1, -1, 0)  # -0 pools with 0
+  y <- rbinom(n, 1, plogis(s))
+  p <- runif(n) # probabilities as outcomes
+  w <- runif(n, 0.1, 3)
+  seg <- sample(sprintf("seg%03d", 1:280), n, replace = TRUE)
+  s0 <- s; y0 <- y; w0 <- w
+  for (out in list(y, p)) for (ww in list(NULL, w)) for (gr in list(NULL, seg)) {
+    gpu <- iso_calibrate(s, out, weights = ww, groups = gr, device = "gpu")
+    cpu <- iso_calibrate(s, out, weights = ww, groups = gr, device = "cpu")
+    expect_identical(gpu$device, "gpu")
+    expect_identical(names(gpu$curves), names(cpu$curves))
+    for (k in seq_along(cpu$curves)) {
+      expect_identical(gpu$curves[[k]]$score, cpu$curves[[k]]$score)
+      expect_equal(gpu$curves[[k]]$weight, cpu$curves[[k]]$weight, tolerance = 1e-13)
+      expect_equal(gpu$curves[[k]]$value, cpu$curves[[k]]$value, tolerance = 1e-10)
+      expect_true(all(diff(gpu$curves[[k]]$value) >= 0))
+      expect_true(all(gpu$curves[[k]]$value >= 0 & gpu$curves[[k]]$value <= 1))
+    }
+    grid <- seq(-4, 4, length.out = 101)
+    g1 <- if (is.null(gr)) NULL else "seg007"
+    expect_equal(predict(gpu, grid, groups = g1), predict(cpu, grid, groups = g1),
+                 tolerance = 1e-10)
+  }
+  expect_identical(s, s0); expect_identical(y, y0); expect_identical(w, w0)
+  # zero weights are pooled on the CPU, then fitted on the GPU
+  w[1:100] <- 0
+  expect_equal(iso_calibrate(s, y, weights = w, device = "gpu")$curves,
+               iso_calibrate(s, y, weights = w, device = "cpu")$curves, tolerance = 1e-10)
+  # a group with one distinct score is the same input error as on the CPU
+  expect_error(iso_calibrate(c(1, 1, 2, 3), c(0, 1, 0, 1), groups = c("a", "a", "b", "b"),
+                             device = "gpu"),
+               class = "gpuiso_error_input", regexp = "group \"a\"")
+  old <- Sys.getenv("GPUISO_TEST_OOM")
+  on.exit(Sys.setenv(GPUISO_TEST_OOM = old), add = TRUE)
+  Sys.setenv(GPUISO_TEST_OOM = "1")
+  expect_error(iso_calibrate(s, y, device = "gpu"), class = "gpuiso_error_device",
+               regexp = "out of memory")
+  expect_identical(gpu_info()$workspace, 0)
+})

@@ -1,0 +1,93 @@
+/* .Call glue for calibration's preparation: tied scores pooled in sorted
+ * order on the CPU (core/pool.c), or sorted, pooled and fitted on the GPU
+ * (cuda/calibrate.cu). The R layer has validated every argument. */
+#include "gpuiso.h"
+#include "cuda/gi_cuda.h"
+
+/* The first n elements of a fresh vector (a copy only when shorter). */
+static SEXP head(SEXP x, R_xlen_t n)
+{
+  return n == Rf_xlength(x) ? x : Rf_xlengthgets(x, n);
+}
+
+/* Group sizes (codes 1..ngroups) as problem offsets 0, ..., n. */
+static SEXP offsets_of(const int *group, R_xlen_t n, int ngroups)
+{
+  SEXP off = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) ngroups + 1));
+  double *o = REAL(off);
+  for (int g = 0; g <= ngroups; g++) o[g] = 0.0;
+  for (R_xlen_t r = 0; r < n; r++) o[group[r]] += 1.0;
+  for (int g = 1; g <= ngroups; g++) o[g] += o[g - 1];
+  UNPROTECT(1);
+  return off;
+}
+
+SEXP ffi_pool_sorted(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
+                     SEXP ngroups, SEXP ord, SEXP want_run_of)
+{
+  R_xlen_t n = Rf_xlength(scores);
+  if (TYPEOF(scores) != REALSXP || TYPEOF(outcomes) != REALSXP ||
+      Rf_xlength(outcomes) != n || Rf_xlength(ord) != n)
+    gi_internal_error("scores, outcomes and ord must be doubles of one length");
+  const double *w = gi_weights_arg(weights, n);
+  const int *cp = Rf_isNull(code) ? NULL : INTEGER(code);
+  int ng = Rf_asInteger(ngroups);
+  const int *oi = TYPEOF(ord) == INTSXP ? INTEGER(ord) : NULL;
+  const double *od = TYPEOF(ord) == REALSXP ? REAL(ord) : NULL;
+  if (oi == NULL && od == NULL) gi_internal_error("ord must be an index vector");
+
+  SEXP s = PROTECT(Rf_allocVector(REALSXP, n));
+  SEXP v = PROTECT(Rf_allocVector(REALSXP, n));
+  SEXP wt = PROTECT(Rf_allocVector(REALSXP, n));
+  SEXP g = PROTECT(Rf_allocVector(INTSXP, n));
+  SEXP run = PROTECT(Rf_asLogical(want_run_of) == TRUE ? Rf_allocVector(INTSXP, n)
+                                                       : R_NilValue);
+  gi_idx k = gi_pool_sorted(REAL(scores), REAL(outcomes), w, cp, oi, od, n, REAL(s),
+                            REAL(v), REAL(wt), INTEGER(g),
+                            Rf_isNull(run) ? NULL : INTEGER(run));
+  const char *names[] = {"score", "value", "weight", "group", "offsets", "run_of", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, head(s, k));
+  SET_VECTOR_ELT(out, 1, head(v, k));
+  SET_VECTOR_ELT(out, 2, head(wt, k));
+  SET_VECTOR_ELT(out, 3, head(g, k));
+  SET_VECTOR_ELT(out, 4, offsets_of(INTEGER(VECTOR_ELT(out, 3)), k, ng));
+  SET_VECTOR_ELT(out, 5, run);
+  UNPROTECT(6);
+  return out;
+}
+
+SEXP ffi_gpu_calibrate(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
+                       SEXP ngroups)
+{
+  R_xlen_t n = Rf_xlength(scores);
+  if (TYPEOF(scores) != REALSXP || TYPEOF(outcomes) != REALSXP ||
+      Rf_xlength(outcomes) != n)
+    gi_internal_error("scores and outcomes must be doubles of one length");
+  const double *w = gi_weights_arg(weights, n);
+  int ng = Rf_asInteger(ngroups);
+  const int *cp = Rf_isNull(code) ? NULL : INTEGER(code);
+  if (cp == NULL) ng = 1;
+
+  SEXP s = PROTECT(Rf_allocVector(REALSXP, n));
+  SEXP v = PROTECT(Rf_allocVector(REALSXP, n));
+  SEXP wt = PROTECT(Rf_allocVector(REALSXP, n));
+  int64_t *off = (int64_t *) R_alloc((size_t) ng + 1, sizeof(int64_t));
+  char msg[1024] = "";
+  int status = gi_cuda_calibrate_host(REAL(scores), REAL(outcomes), w, cp, (int64_t) n,
+                                      ng, REAL(s), REAL(v), REAL(wt), off, msg,
+                                      sizeof(msg));
+  R_xlen_t k = status == GI_CUDA_OK ? (R_xlen_t) off[ng] : 0;
+  SEXP offsets = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) ng + 1));
+  for (int b = 0; b <= ng; b++) REAL(offsets)[b] = status == GI_CUDA_OK ? (double) off[b] : 0.0;
+  const char *names[] = {"score", "value", "weight", "offsets", "error", "status", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, head(s, k));
+  SET_VECTOR_ELT(out, 1, head(v, k));
+  SET_VECTOR_ELT(out, 2, head(wt, k));
+  SET_VECTOR_ELT(out, 3, offsets);
+  SET_VECTOR_ELT(out, 4, status == GI_CUDA_OK ? R_NilValue : Rf_mkString(msg));
+  SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(status));
+  UNPROTECT(5);
+  return out;
+}
