@@ -47,5 +47,12 @@ SEXP ffi_gpu_release(void);
 SEXP ffi_as_single(SEXP x);
 SEXP ffi_first_beyond_single(SEXP x, SEXP weights);
 SEXP ffi_first_outside_unit(SEXP x);
+SEXP ffi_idr_fit(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K);
+SEXP ffi_idr_cdf(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP j, SEXP lam,
+                 SEXP kz, SEXP paired);
+SEXP ffi_idr_qpred(SEXP ptr, SEXP start, SEXP value, SEXP m,
+                   SEXP thresholds, SEXP j, SEXP lam, SEXP alpha);
+SEXP ffi_idr_crps(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP thresholds,
+                  SEXP j, SEXP lam, SEXP y, SEXP kappa);
 
 #endif
