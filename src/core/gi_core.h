@@ -65,4 +65,51 @@ gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
 int gi_threads_cap(int requested);
 int gi_have_openmp(void);
 
+/* Isotonic distributional regression (idr.c): the threshold sweep.
+ * Observation i sits at distinct covariate index xcode[i] (0-based, < m),
+ * weighs w[i] (w NULL: 1) and switches on at threshold kcode[i] (0-based,
+ * the first threshold >= its y; K: never). After threshold k the antitonic
+ * fit is appended as blocks: starts (x index of each block's first point)
+ * and values, blocks ptr[k] .. ptr[k+1]-1 (ptr has K + 1 entries, ptr[0] =
+ * 0). Every x index needs a positive summed weight. Work runs in pieces:
+ * begin, step until done (each step does about `work` units), read the
+ * result, free. A failed step leaves the sweep only fit to be freed. */
+typedef struct gi_idr_sweep gi_idr_sweep;
+gi_status gi_idr_begin(gi_idx n, const int *xcode, const int *kcode,
+                       const double *w, gi_idx m, gi_idx K,
+                       gi_idr_sweep **out);
+gi_status gi_idr_step(gi_idr_sweep *s, gi_idx work);
+int gi_idr_done(const gi_idr_sweep *s);
+gi_idx gi_idr_nblocks(const gi_idr_sweep *s);
+const double *gi_idr_ptr(const gi_idr_sweep *s);
+const int *gi_idr_starts(const gi_idr_sweep *s);
+const double *gi_idr_values(const gi_idr_sweep *s);
+void gi_idr_free(gi_idr_sweep *s);
+
+/* Evaluation of an IDR fit (idr_eval.c). A prediction is a lower x index j
+ * and a weight lam in [0, 1): its CDF at threshold k is
+ * G_k = F_k(j) + lam (F_k(j + 1) - F_k(j)), and 0 for k < 0. */
+typedef struct {
+  gi_idx m, K;
+  const double *ptr;   /* K + 1 block offsets */
+  const int *start;    /* block starts */
+  const double *value; /* block values */
+} gi_idr_view;
+
+/* F_k(j): the value of the block of threshold k that holds j. */
+double gi_idr_F(const gi_idr_view *f, gi_idx k, gi_idx j);
+double gi_idr_G(const gi_idr_view *f, gi_idx k, gi_idx j, double lam);
+
+/* out[i + npred * q]: the smallest thresholds[k] with G_k >= alpha[q]
+ * (with G_k > 0 for alpha 0), found by bisection over k. */
+void gi_idr_quantiles(const gi_idr_view *f, const double *thresholds,
+                      gi_idx npred, const int *j, const double *lam,
+                      gi_idx nq, const double *alpha, double *out);
+
+/* CRPS of each prediction i at observation y[i]; kappa[i] is the first k
+ * with thresholds[k] >= y[i] (K if none). O((blocks + npred) log m). */
+gi_status gi_idr_crps(const gi_idr_view *f, const double *thresholds,
+                      gi_idx npred, const int *j, const double *lam,
+                      const double *y, const int *kappa, double *out);
+
 #endif

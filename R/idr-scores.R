@@ -1,0 +1,221 @@
+#' Evaluate IDR predictions: CDF, quantiles and scores
+#'
+#' The functions of the 'isodistrreg' package, with the same names and
+#' meanings, for predictions from [predict.gpuiso_idr()] (or a fit from
+#' [idr()], which stands for its in-sample predictions; then `y` may be
+#' left out and defaults to the observations of the fit).
+#'
+#' A predictive CDF is a right-continuous step function: 0 below the first
+#' threshold \eqn{t_1}, \eqn{G_k} on \eqn{[t_k, t_{k+1})} and 1 from the
+#' last threshold on.
+#' * `cdf()`: \eqn{G} at the given thresholds.
+#' * `qpred()`: the lower quantiles \eqn{q(\alpha) = \min\{t_k : G_k \ge
+#'   \alpha\}}{q(a) = min(t_k : G_k >= a)}; for \eqn{\alpha = 0}, the
+#'   smallest threshold of positive probability.
+#' * `crps()`: the continuous ranked probability score
+#'   \eqn{\int (G(z) - 1\{z \ge y\})^2 dz}, computed exactly for the step
+#'   function in \eqn{O((B + n) \log m)} for \eqn{B} blocks and \eqn{n}
+#'   predictions (not one pass over the thresholds per prediction).
+#' * `pit()`: the probability integral transform \eqn{G(y)}; with
+#'   `randomize = TRUE`, at a jump of the CDF a uniform draw between the left
+#'   limit \eqn{G(y-)} and \eqn{G(y)}.
+#' * `bscore()`: the Brier score \eqn{(G(z) - 1\{y \le z\})^2} of the
+#'   probability \eqn{G(z)} of not exceeding each threshold \eqn{z}.
+#' * `qscore()`: the quantile score \eqn{2 (1\{q > y\} - \alpha)(q - y)} of
+#'   each quantile forecast \eqn{q = q(\alpha)}.
+#'
+#' @param predictions Predictions from [predict.gpuiso_idr()], or a fit from
+#'   [idr()] for its in-sample predictions.
+#' @param thresholds Numeric thresholds (not `NA`).
+#' @param quantiles Probabilities in \[0, 1\].
+#' @param y Observations: finite numbers, one per prediction or one for all
+#'   (for `pit()`, one per prediction).
+#' @param randomize For `pit()`: randomise at jumps of the CDF?
+#' @param seed For `pit()`: `NULL`, or a seed passed to [set.seed()] before
+#'   the draws.
+#' @return `cdf()`, `qpred()`, `bscore()` and `qscore()`: a matrix with one
+#'   row per prediction and one column per threshold or quantile. `crps()`
+#'   and `pit()`: a vector, one value per prediction.
+#' @references
+#' Gneiting, T. and Raftery, A. E. (2007). Strictly proper scoring rules,
+#' prediction, and estimation. *Journal of the American Statistical
+#' Association*, 102(477), 359--378. \doi{10.1198/016214506000001437}
+#' @seealso [pit_hist()] to draw PIT values.
+#' @name idr-evaluation
+#' @examples
+#' aq <- na.omit(airquality[, c("Ozone", "Temp")])
+#' fit <- idr(aq$Ozone, aq$Temp)
+#' pred <- predict(fit, c(60, 75, 90))
+#' cdf(pred, c(25, 50, 100))
+#' qpred(pred, c(0.1, 0.5, 0.9))
+#' crps(pred, c(10, 40, 90))
+#' bscore(pred, 50, c(10, 40, 90))
+#' qscore(pred, 0.5, c(10, 40, 90))
+#' mean(crps(fit))                     # in-sample
+#' pit_hist(pit(fit, seed = 1))
+NULL
+
+#' @rdname idr-evaluation
+#' @export
+cdf <- function(predictions, thresholds) {
+  call <- sys.call()
+  p <- as_idr_pred(predictions, call)
+  idr_cdf_matrix(p, idr_numbers(thresholds, "thresholds", call))
+}
+
+# The CDFs of predictions p (unclassed) at thresholds z: a matrix.
+idr_cdf_matrix <- function(p, z) {
+  kz <- findInterval(z, p$fit$thresholds) - 1L
+  .Call(ffi_idr_cdf, p$fit$ptr, p$fit$start, p$fit$value,
+        as.double(length(p$fit$x)), p$j, p$lambda, as.integer(kz), FALSE)
+}
+
+#' @rdname idr-evaluation
+#' @export
+qpred <- function(predictions, quantiles) {
+  call <- sys.call()
+  p <- as_idr_pred(predictions, call)
+  idr_quantile_matrix(p, idr_probabilities(quantiles, call))
+}
+
+idr_quantile_matrix <- function(p, a) {
+  .Call(ffi_idr_qpred, p$fit$ptr, p$fit$start, p$fit$value,
+        as.double(length(p$fit$x)), p$fit$thresholds, p$j, p$lambda, a)
+}
+
+#' @rdname idr-evaluation
+#' @export
+crps <- function(predictions, y) {
+  call <- sys.call()
+  if (missing(y)) y <- idr_default_y(predictions, call)
+  p <- as_idr_pred(predictions, call)
+  y <- idr_observations(y, length(p$x), call)
+  t <- p$fit$thresholds
+  kappa <- findInterval(y, t, left.open = TRUE)
+  .Call(ffi_idr_crps, p$fit$ptr, p$fit$start, p$fit$value,
+        as.double(length(p$fit$x)), t, p$j, p$lambda, y, as.integer(kappa))
+}
+
+#' @rdname idr-evaluation
+#' @export
+pit <- function(predictions, y, randomize = TRUE, seed = NULL) {
+  call <- sys.call()
+  if (missing(y)) y <- idr_default_y(predictions, call)
+  p <- as_idr_pred(predictions, call)
+  y <- idr_observations(y, length(p$x), call, recycle = FALSE)
+  check_flag(randomize, "randomize", call)
+  t <- p$fit$thresholds
+  upper <- idr_eval(p$fit, p$j, p$lambda, findInterval(y, t) - 1L)
+  if (!randomize) return(upper)
+  lower <- idr_eval(p$fit, p$j, p$lambda, findInterval(y, t, left.open = TRUE) - 1L)
+  if (!is.null(seed)) set.seed(seed)
+  jump <- lower < upper
+  if (any(jump)) upper[jump] <- stats::runif(sum(jump), lower[jump], upper[jump])
+  upper
+}
+
+#' @rdname idr-evaluation
+#' @export
+bscore <- function(predictions, thresholds, y) {
+  call <- sys.call()
+  if (missing(y)) y <- idr_default_y(predictions, call)
+  p <- as_idr_pred(predictions, call)
+  y <- idr_observations(y, length(p$x), call)
+  z <- idr_numbers(thresholds, "thresholds", call)
+  (idr_cdf_matrix(p, z) - outer(y, z, "<="))^2
+}
+
+#' @rdname idr-evaluation
+#' @export
+qscore <- function(predictions, quantiles, y) {
+  call <- sys.call()
+  if (missing(y)) y <- idr_default_y(predictions, call)
+  p <- as_idr_pred(predictions, call)
+  y <- idr_observations(y, length(p$x), call)
+  a <- idr_probabilities(quantiles, call)
+  q <- idr_quantile_matrix(p, a)
+  a <- matrix(a, nrow(q), ncol(q), byrow = TRUE)
+  2 * ((q > y) - a) * (q - y)
+}
+
+#' Histogram of PIT values
+#'
+#' Draws a histogram of probability integral transform values on \[0, 1\]
+#' with a reference line at density 1: a calibrated forecast has uniform
+#' PIT values (Gneiting, Balabdaoui and Raftery, 2007).
+#'
+#' @param pit PIT values, for example from [pit()].
+#' @param breaks The number of bins.
+#' @param main,xlab,ylab Titles and axis labels.
+#' @param col Fill colour of the bars.
+#' @param ... Passed to [graphics::hist()].
+#' @return The `"histogram"` object, invisibly.
+#' @references
+#' Gneiting, T., Balabdaoui, F. and Raftery, A. E. (2007). Probabilistic
+#' forecasts, calibration and sharpness. *Journal of the Royal Statistical
+#' Society Series B*, 69(2), 243--268. \doi{10.1111/j.1467-9868.2007.00587.x}
+#' @export
+#' @examples
+#' aq <- na.omit(airquality[, c("Ozone", "Temp")])
+#' fit <- idr(aq$Ozone, aq$Temp)
+#' pit_hist(pit(fit, seed = 1))
+pit_hist <- function(pit, breaks = 10, main = "PIT histogram",
+                     xlab = "PIT", ylab = "density", col = "grey85", ...) {
+  call <- sys.call()
+  v <- as.vector(check_values(pit, "pit", call))
+  if (length(v) && (min(v) < 0 || max(v) > 1)) {
+    abort_input("`pit` must lie in [0, 1].", call)
+  }
+  h <- graphics::hist(v, breaks = seq(0, 1, length.out = breaks + 1L),
+                      freq = FALSE, main = main, xlab = xlab, ylab = ylab,
+                      col = col, ...)
+  graphics::abline(h = 1, lty = 2, col = "grey30")
+  invisible(h)
+}
+
+# Predictions from predictions, or from a fit (its in-sample ones).
+as_idr_pred <- function(predictions, call) {
+  if (inherits(predictions, "gpuiso_idr_pred")) return(unclass(predictions))
+  if (inherits(predictions, "gpuiso_idr")) return(unclass(predict(predictions)))
+  abort_input(sprintf(paste0("`predictions` must be predictions from ",
+                             "`predict()` of an `idr()` fit, not %s."),
+                      describe_type(predictions)), call)
+}
+
+idr_default_y <- function(predictions, call) {
+  if (inherits(predictions, "gpuiso_idr")) return(predictions$data$y)
+  abort_input("`y` is missing: give one observation per prediction.", call)
+}
+
+# Finite observations, one per prediction (or, with `recycle`, one for all).
+idr_observations <- function(y, n, call, recycle = TRUE) {
+  y <- as.vector(check_values(y, "y", call))
+  if (length(y) == n) return(y)
+  if (recycle && length(y) == 1L) return(rep.int(y, n))
+  abort_input(sprintf("`y` must have %sthe same length as the predictions (%.0f), not %.0f.",
+                      if (recycle) "length 1 or " else "", n, length(y)), call)
+}
+
+# Numbers without NA (infinite allowed).
+idr_numbers <- function(x, arg, call) {
+  if (!(is.numeric(x) || is.logical(x)) || is.object(x) || is.list(x)) {
+    abort_input(sprintf("`%s` must be numeric, not %s.", arg, describe_type(x)), call)
+  }
+  x <- as.double(x)
+  bad <- which(is.na(x))
+  if (length(bad)) {
+    abort_input(sprintf("`%s` must not be NA: %s is %s.", arg,
+                        describe_position(bad[1L], x), describe_value(x[bad[1L]])), call)
+  }
+  x
+}
+
+idr_probabilities <- function(a, call) {
+  a <- idr_numbers(a, "quantiles", call)
+  pos <- .Call(ffi_first_outside_unit, a)
+  if (pos > 0) {
+    abort_input(sprintf("`quantiles` must lie in [0, 1]: %s is %s.",
+                        describe_position(pos, a), describe_value(a[pos])), call)
+  }
+  a
+}

@@ -1,0 +1,160 @@
+/* .Call glue for isotonic distributional regression: the fit (threshold
+ * sweep) and the evaluations of predictions. */
+#include <string.h>
+#include "gpuiso.h"
+
+/* Work units of the sweep between two looks at the interrupt flag. */
+#define GI_IDR_PIECE ((gi_idx) 1 << 21)
+
+static void check_interrupt(void *unused)
+{
+  (void) unused;
+  R_CheckUserInterrupt();
+}
+
+/* TRUE when the user interrupted: asked through R_ToplevelExec, so that
+ * the caller can free its memory before raising the error. */
+static int interrupted(void)
+{
+  return R_ToplevelExec(check_interrupt, NULL) == FALSE;
+}
+
+/* xcode, kcode: integer vectors of one length n (0-based x index, 0-based
+ * switch-on threshold, K for never); w NULL or double of length n; m, K
+ * scalars. Returns list(ptr, start, value). */
+SEXP ffi_idr_fit(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K)
+{
+  if (TYPEOF(xcode) != INTSXP || TYPEOF(kcode) != INTSXP ||
+      Rf_xlength(xcode) != Rf_xlength(kcode))
+    gi_internal_error("xcode and kcode must be integer vectors of one length");
+  R_xlen_t n = Rf_xlength(xcode);
+  const double *wp = gi_weights_arg(w, n);
+  gi_idx mm = (gi_idx) Rf_asReal(m), KK = (gi_idx) Rf_asReal(K);
+  if (KK < 1 || mm < 1) gi_internal_error("m and K must be positive");
+
+  gi_idr_sweep *S = NULL;
+  gi_status r = gi_idr_begin((gi_idx) n, INTEGER(xcode), INTEGER(kcode), wp,
+                             mm, KK, &S);
+  while (r == GI_OK && !gi_idr_done(S)) {
+    r = gi_idr_step(S, GI_IDR_PIECE);
+    if (r == GI_OK && !gi_idr_done(S) && interrupted()) {
+      gi_idr_free(S);
+      Rf_error("gpuiso: the IDR fit was interrupted.");
+    }
+  }
+  if (r != GI_OK) {
+    gi_idr_free(S);
+    Rf_error("gpuiso: not enough memory for the IDR fit.");
+  }
+
+  gi_idx nb = gi_idr_nblocks(S);
+  SEXP ptr = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) KK + 1));
+  SEXP start = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nb));
+  SEXP value = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
+  /* R's allocations may fail with a longjmp: the sweep's memory would be
+   * lost then, a leak but no crash */
+  memcpy(REAL(ptr), gi_idr_ptr(S), ((size_t) KK + 1) * sizeof(double));
+  if (nb > 0) {
+    memcpy(INTEGER(start), gi_idr_starts(S), (size_t) nb * sizeof(int));
+    memcpy(REAL(value), gi_idr_values(S), (size_t) nb * sizeof(double));
+  }
+  gi_idr_free(S);
+
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+  SET_VECTOR_ELT(out, 0, ptr);
+  SET_VECTOR_ELT(out, 1, start);
+  SET_VECTOR_ELT(out, 2, value);
+  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
+  SET_STRING_ELT(nms, 0, Rf_mkChar("ptr"));
+  SET_STRING_ELT(nms, 1, Rf_mkChar("start"));
+  SET_STRING_ELT(nms, 2, Rf_mkChar("value"));
+  Rf_setAttrib(out, R_NamesSymbol, nms);
+  UNPROTECT(5);
+  return out;
+}
+
+/* The representation of a fit, checked (the R layer builds it). */
+static gi_idr_view view_arg(SEXP ptr, SEXP start, SEXP value, SEXP m)
+{
+  if (TYPEOF(ptr) != REALSXP || TYPEOF(start) != INTSXP ||
+      TYPEOF(value) != REALSXP || Rf_xlength(start) != Rf_xlength(value) ||
+      Rf_xlength(ptr) < 2)
+    gi_internal_error("ptr, start and value must describe an IDR fit");
+  gi_idr_view f;
+  f.m = (gi_idx) Rf_asReal(m);
+  f.K = (gi_idx) (Rf_xlength(ptr) - 1);
+  f.ptr = REAL(ptr);
+  f.start = INTEGER(start);
+  f.value = REAL(value);
+  if (f.ptr[f.K] != (double) Rf_xlength(start))
+    gi_internal_error("ptr must end at the number of blocks");
+  return f;
+}
+
+/* Predictions (j: integer 0-based lower index, lam: double weights).
+ * paired FALSE: matrix of G at threshold indices kz (integer, -1 for below
+ * the first threshold), one row per prediction; TRUE: G at kz[i] for
+ * prediction i. */
+SEXP ffi_idr_cdf(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP j, SEXP lam,
+                 SEXP kz, SEXP paired)
+{
+  gi_idr_view f = view_arg(ptr, start, value, m);
+  if (TYPEOF(j) != INTSXP || TYPEOF(lam) != REALSXP || TYPEOF(kz) != INTSXP ||
+      Rf_xlength(j) != Rf_xlength(lam))
+    gi_internal_error("j, lam and kz must be integer, double, integer");
+  R_xlen_t np = Rf_xlength(j), nz = Rf_xlength(kz);
+  const int *pj = INTEGER(j), *pk = INTEGER(kz);
+  const double *pl = REAL(lam);
+  SEXP out;
+  if (Rf_asLogical(paired) == TRUE) {
+    if (nz != np) gi_internal_error("paired kz must match j");
+    out = PROTECT(Rf_allocVector(REALSXP, np));
+    double *po = REAL(out);
+    for (R_xlen_t i = 0; i < np; i++) po[i] = gi_idr_G(&f, pk[i], pj[i], pl[i]);
+  } else {
+    out = PROTECT(Rf_allocMatrix(REALSXP, (int) np, (int) nz));
+    double *po = REAL(out);
+    for (R_xlen_t z = 0; z < nz; z++)
+      for (R_xlen_t i = 0; i < np; i++)
+        po[i + np * z] = gi_idr_G(&f, pk[z], pj[i], pl[i]);
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+/* Matrix of quantiles, one row per prediction, one column per alpha. */
+SEXP ffi_idr_qpred(SEXP ptr, SEXP start, SEXP value, SEXP m,
+                   SEXP thresholds, SEXP j, SEXP lam, SEXP alpha)
+{
+  gi_idr_view f = view_arg(ptr, start, value, m);
+  if (TYPEOF(thresholds) != REALSXP || Rf_xlength(thresholds) != f.K ||
+      TYPEOF(j) != INTSXP || TYPEOF(lam) != REALSXP ||
+      TYPEOF(alpha) != REALSXP || Rf_xlength(j) != Rf_xlength(lam))
+    gi_internal_error("thresholds, j, lam and alpha do not match the fit");
+  R_xlen_t np = Rf_xlength(j), nq = Rf_xlength(alpha);
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) np, (int) nq));
+  gi_idr_quantiles(&f, REAL(thresholds), np, INTEGER(j), REAL(lam), nq,
+                   REAL(alpha), REAL(out));
+  UNPROTECT(1);
+  return out;
+}
+
+/* CRPS of prediction i at y[i]; kappa (integer) the first threshold index
+ * >= y[i], K if none. */
+SEXP ffi_idr_crps(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP thresholds,
+                  SEXP j, SEXP lam, SEXP y, SEXP kappa)
+{
+  gi_idr_view f = view_arg(ptr, start, value, m);
+  R_xlen_t np = Rf_xlength(j);
+  if (TYPEOF(thresholds) != REALSXP || Rf_xlength(thresholds) != f.K ||
+      TYPEOF(j) != INTSXP || TYPEOF(lam) != REALSXP || TYPEOF(y) != REALSXP ||
+      TYPEOF(kappa) != INTSXP || Rf_xlength(lam) != np ||
+      Rf_xlength(y) != np || Rf_xlength(kappa) != np)
+    gi_internal_error("thresholds, j, lam, y and kappa do not match");
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, np));
+  gi_status r = gi_idr_crps(&f, REAL(thresholds), np, INTEGER(j), REAL(lam),
+                            REAL(y), INTEGER(kappa), REAL(out));
+  if (r != GI_OK) Rf_error("gpuiso: not enough memory for the CRPS.");
+  UNPROTECT(1);
+  return out;
+}
