@@ -148,11 +148,11 @@ print.gpuiso_gpu_info <- function(x, ...) {
 # both take well under a millisecond. options(gpuiso.gpu_min_n =) overrides it.
 gpu_min_n_default <- 2^16
 
-gpu_min_n <- function() {
-  m <- getOption("gpuiso.gpu_min_n", gpu_min_n_default)
+gpu_min_n <- function(option = "gpuiso.gpu_min_n", default = gpu_min_n_default) {
+  m <- getOption(option, default)
   if (!is.numeric(m) || length(m) != 1L || is.na(m) || m < 0) {
     stop(errorCondition(
-      "`options(gpuiso.gpu_min_n)` must be a non-negative number.",
+      sprintf("`options(%s)` must be a non-negative number.", option),
       class = c("gpuiso_error_input", "gpuiso_error"), call = NULL))
   }
   m
@@ -162,10 +162,10 @@ gpu_min_n <- function() {
 # `device = "gpu"` where the GPU cannot be used is an error that says why;
 # "auto" takes the GPU when it can be used and the work is large enough,
 # and asks the driver only then.
-resolve_device <- function(device, n, call) {
+resolve_device <- function(device, n, call, min_n = gpu_min_n()) {
   if (identical(device, "cpu")) return("cpu")
   if (identical(device, "auto")) {
-    if (n < gpu_min_n()) return("cpu")
+    if (n < min_n) return("cpu")
     return(if (gpu_status()$available) "gpu" else "cpu")
   }
   if (!identical(device, "gpu")) {

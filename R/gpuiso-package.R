@@ -16,6 +16,9 @@
 #'   `device = "auto"` takes the GPU, when there is one (default
 #'   `r format(gpu_min_n_default, scientific = FALSE)`). `Inf` keeps
 #'   `"auto"` on the CPU.
+#' * `gpuiso.idr_gpu_min_n`: the fewest observations for which [idr()] with
+#'   `device = "auto"` fits on the GPU, when there is one (default
+#'   `r format(idr_gpu_min_n_default, scientific = FALSE)`).
 #'
 #' @keywords internal
 #' @useDynLib gpuiso, .registration = TRUE

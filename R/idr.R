@@ -21,6 +21,17 @@
 #' update is exact (it gives the solution of each threshold's problem, up to
 #' rounding), and one fit costs far less than one full pass per threshold.
 #'
+#' On the GPU (`device = "gpu"`, or `"auto"` from
+#' `r format(idr_gpu_min_n_default, scientific = FALSE)` observations when
+#' one is available; see [gpuiso-package] for the option) the thresholds are
+#' instead solved as batches of antitonic problems by the GPU engine, in
+#' slabs of at most 120 million CDF values (fewer when the device has less
+#' free memory: a slab needs about 80 bytes of device memory per value). The
+#' problems of a slab are built on the device from the observations, and
+#' each solved slab is reduced there to its blocks: only the observations go
+#' to the device and only the blocks come back, in the representation
+#' below. Both engines give the same blocks up to rounding.
+#'
 #' @section The representation:
 #' The fit at threshold \eqn{k} is a step function of the covariate index
 #' with few steps, stored as blocks: `start[b]` (the 0-based index into `x`
@@ -108,9 +119,9 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
   yk <- if (is.null(keep)) y else y[keep]
   wk <- if (is.null(keep)) w else w[keep]
   thresholds <- idr_thresholds(thresholds, yk, ecall)
-  # "auto" stays on the CPU until the GPU engine has an IDR path.
-  device <- if (identical(device, "auto")) "cpu"
-            else resolve_device(device, length(y), ecall)
+  device <- resolve_device(device, length(yk), ecall,
+                           min_n = gpu_min_n("gpuiso.idr_gpu_min_n",
+                                             idr_gpu_min_n_default))
 
   xu <- sort(unique(xk))
   xcode <- match(xk, xu) - 1L
@@ -146,11 +157,22 @@ idr_engine <- function(xcode, kcode, w, m, K, device, call) {
   }
 }
 
-# The GPU engine of idr(): same arguments and result as idr_engine().
+# The GPU engine of idr(): same arguments and result as idr_engine(). The
+# threshold problems are built on the device from xcode and kcode, solved in
+# slabs, and only their blocks come back; beyond what the device path takes
+# (2^31 observations) the CPU fits.
 idr_fit_gpu <- function(xcode, kcode, w, m, K, call) {
-  abort_device(paste0("`device = \"gpu\"` is not yet available for idr(). ",
-                      "Use `device = \"cpu\"`."), call)
+  res <- .Call(ffi_gpu_idr, xcode, kcode, w, as.double(m), as.double(K))
+  if (is.null(res$error)) return(res[c("ptr", "start", "value")])
+  if (identical(res$status, gpu_status_range)) {
+    return(.Call(ffi_idr_fit, xcode, kcode, w, as.double(m), as.double(K)))
+  }
+  abort_gpu(res$error, call)
 }
+
+# From how many observations device = "auto" fits IDR on the GPU (when one
+# is available); options(gpuiso.idr_gpu_min_n =) overrides it.
+idr_gpu_min_n_default <- 2000
 
 # The covariate's name: a column name, the variable passed, or "x".
 covariate_name <- function(X, expr) {

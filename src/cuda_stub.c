@@ -81,6 +81,21 @@ int gi_cuda_calibrate_host(const double *score, const double *outcome,
   return absent(msg, len);
 }
 
+int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w,
+                     int64_t n, int64_t m, int64_t K, double *ptr, char *msg,
+                     size_t len)
+{
+  (void) xcode; (void) kcode; (void) w; (void) n; (void) m; (void) K;
+  (void) ptr;
+  return absent(msg, len);
+}
+
+void gi_cuda_idr_result(const int **start, const double **value)
+{
+  *start = NULL;
+  *value = NULL;
+}
+
 int gi_cuda_memory(double *held, double *free_bytes, double *total_bytes,
                    char *msg, size_t len)
 {

@@ -23,6 +23,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_first_outside_unit, 1),
   CALLDEF(ffi_pool_sorted, 7),
   CALLDEF(ffi_gpu_calibrate, 5),
+  CALLDEF(ffi_gpu_idr, 5),
   CALLDEF(ffi_idr_fit, 5),
   CALLDEF(ffi_idr_cdf, 8),
   CALLDEF(ffi_idr_qpred, 8),

@@ -103,6 +103,21 @@ int gi_cuda_calibrate_host(const double *score, const double *outcome,
                            double *value_out, double *weight_out,
                            int64_t *offsets, char *msg, size_t len);
 
+/*
+ * Isotonic distributional regression on the device: for each of K
+ * thresholds the antitonic regression, over m distinct covariate values,
+ * of the share of each value's weight switched on. Observation i is at
+ * value xcode[i] (0-based) and switches on at threshold kcode[i] < K; w is
+ * NULL or > 0, and every value has an observation. ptr[0..K] gets the
+ * running count of blocks, threshold k's blocks being ptr[k] .. ptr[k+1]-1
+ * of the arrays that gi_cuda_idr_result() gives (first value index, CDF
+ * value; valid until the next call). n and m < 2^31, else GI_CUDA_RANGE.
+ */
+int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w,
+                     int64_t n, int64_t m, int64_t K, double *ptr, char *msg,
+                     size_t len);
+void gi_cuda_idr_result(const int **start, const double **value);
+
 /* Bytes of device memory the workspace holds now, and the device's free
  * and total memory (cudaMemGetInfo); -1 for these two until the engine has
  * run in this process, so that asking starts no CUDA context. */

@@ -20,10 +20,10 @@ idr_reference <- function(y, x, w = NULL, thresholds) {
 # The blocks expanded into an m x K matrix (for small fits only).
 idr_dense <- function(fit) {
   m <- length(fit$x)
-  vapply(seq_along(fit$thresholds), function(k) {
+  matrix(vapply(seq_along(fit$thresholds), function(k) {
     b <- seq.int(fit$ptr[k] + 1, fit$ptr[k + 1])
     fit$value[b][findInterval(seq_len(m) - 1L, fit$start[b])]
-  }, numeric(m))
+  }, numeric(m)), nrow = m)
 }
 
 # The predictive CDF of each prediction at the thresholds, by the documented
@@ -331,16 +331,65 @@ test_that("bad input is a classed error naming the argument and position", {
   e(pit_hist(c(0.5, 2)), "`pit`")
 })
 
-test_that("device = 'gpu' goes through resolve_device(); the GPU engine is a stub", {
-  if (gpu_info()$available) {
-    expect_error(idr(c(3, 1, 2), 1:3, device = "gpu"), "not yet available",
-                 class = "gpuiso_error_device")
-  } else {
-    expect_error(idr(c(3, 1, 2), 1:3, device = "gpu"), class = "gpuiso_error_device")
-  }
+test_that("device = 'auto' fits small data on the CPU; 'gpu' without a GPU is a classed error", {
   expect_identical(idr(c(3, 1, 2), 1:3, device = "auto")$device, "cpu")
-  expect_error(gpuiso:::idr_fit_gpu(0L, 0L, NULL, 1, 1, NULL), "not yet available",
-               class = "gpuiso_error_device")
+  skip_if(gpu_available())
+  expect_error(idr(c(3, 1, 2), 1:3, device = "gpu"), class = "gpuiso_error_device",
+               regexp = "not available")
+})
+
+test_that("idr() on the GPU equals the CPU sweep and the per-threshold reference", {
+  skip_if_not(gpu_available())
+  set.seed(21)
+  cases <- list(
+    list(n = 300, xties = TRUE, yties = TRUE, w = FALSE, grid = NULL),
+    list(n = 300, xties = TRUE, yties = FALSE, w = TRUE, grid = NULL),
+    list(n = 500, xties = FALSE, yties = TRUE, w = TRUE, grid = seq(0, 8, by = 0.5)),
+    list(n = 1, xties = FALSE, yties = FALSE, w = FALSE, grid = NULL),
+    list(n = 50, xties = TRUE, yties = TRUE, w = FALSE, grid = NULL, onex = TRUE))
+  for (cs in cases) {
+    x <- if (cs$xties) sample(round(runif(cs$n, 0, 10), 1)) else runif(cs$n, 0, 10)
+    if (isTRUE(cs$onex)) x <- rep(2, cs$n)
+    y <- rgamma(cs$n, shape = 1 + x / 3)
+    if (cs$yties) y <- round(y, 1)
+    w <- if (cs$w) runif(cs$n, 0.2, 2) else NULL
+    x0 <- x; y0 <- y; w0 <- w
+    g <- idr(y, x, weights = w, thresholds = cs$grid, device = "gpu")
+    c <- idr(y, x, weights = w, thresholds = cs$grid, device = "cpu")
+    expect_identical(g$device, "gpu")
+    if (!cs$w) { # with real weights, near-equal neighbours may pool differently
+      expect_identical(g$ptr, c$ptr)
+      expect_identical(g$start, c$start)
+      expect_equal(g$value, c$value, tolerance = 1e-12)
+    }
+    for (k in seq_along(g$thresholds)) {
+      b <- seq.int(g$ptr[k] + 1, g$ptr[k + 1])
+      expect_identical(g$start[b[1]], 0L)
+      expect_false(is.unsorted(g$start[b], strictly = TRUE))
+      expect_true(all(diff(g$value[b]) < 0))
+    }
+    expect_equal(idr_dense(g), idr_dense(c), tolerance = 1e-12)
+    expect_true(all(idr_dense(g)[, length(g$thresholds)] == 1))
+    expect_equal(idr_dense(g), idr_reference(y, x, w, g$thresholds),
+                 tolerance = 1e-12, ignore_attr = TRUE)
+    expect_identical(x, x0); expect_identical(y, y0); expect_identical(w, w0)
+  }
+  # continuous data over several slabs of thresholds, and in-sample scores
+  n <- 20000
+  x <- runif(n, 0, 10)
+  y <- rgamma(n, shape = 1 + x / 3)
+  g <- idr(y, x, device = "gpu")
+  c <- idr(y, x, device = "cpu")
+  expect_identical(g$ptr, c$ptr)
+  expect_identical(g$start, c$start)
+  expect_equal(g$value, c$value, tolerance = 1e-12)
+  expect_equal(crps(predict(g), y), crps(predict(c), y), tolerance = 1e-12)
+  old <- Sys.getenv("GPUISO_TEST_OOM")
+  on.exit(Sys.setenv(GPUISO_TEST_OOM = old), add = TRUE)
+  Sys.setenv(GPUISO_TEST_OOM = "1")
+  expect_error(idr(y, x, device = "gpu"), class = "gpuiso_error_device",
+               regexp = "out of memory")
+  expect_identical(gpu_info()$workspace, 0)
 })
 
 test_that("print, summary and plot methods run", {
