@@ -55,3 +55,16 @@ R_xlen_t gi_vjp_args(SEXP y, SEXP fit, SEXP starts, SEXP grad)
     gi_internal_error("y, fit, starts and grad must match");
   return n;
 }
+
+R_xlen_t gi_idr_args(SEXP xcode, SEXP kcode, SEXP m, SEXP K, gi_idx *mm,
+                     gi_idx *KK)
+{
+  if (TYPEOF(xcode) != INTSXP || TYPEOF(kcode) != INTSXP ||
+      Rf_xlength(xcode) != Rf_xlength(kcode))
+    gi_internal_error("xcode and kcode must be integer vectors of one length");
+  double dm = Rf_asReal(m), dK = Rf_asReal(K);
+  if (!(dm >= 1 && dK >= 1)) gi_internal_error("m and K must be positive");
+  *mm = (gi_idx) dm;
+  *KK = (gi_idx) dK;
+  return Rf_xlength(xcode);
+}

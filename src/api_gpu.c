@@ -229,17 +229,13 @@ SEXP ffi_first_beyond_single(SEXP x, SEXP weights)
  * ffi_idr_fit plus error and status. */
 SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K)
 {
-  if (TYPEOF(xcode) != INTSXP || TYPEOF(kcode) != INTSXP ||
-      Rf_xlength(xcode) != Rf_xlength(kcode))
-    gi_internal_error("xcode and kcode must be integer vectors of one length");
-  R_xlen_t n = Rf_xlength(xcode);
+  gi_idx mm, KK;
+  R_xlen_t n = gi_idr_args(xcode, kcode, m, K, &mm, &KK);
   const double *wp = gi_weights_arg(w, n);
-  double mm = Rf_asReal(m), KK = Rf_asReal(K);
-  if (!(mm >= 1 && KK >= 1)) gi_internal_error("m and K must be positive");
   SEXP ptr = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) KK + 1));
   char msg[1024] = "";
-  int status = gi_cuda_idr_host(INTEGER(xcode), INTEGER(kcode), wp, (int64_t) n,
-                                (int64_t) mm, (int64_t) KK, REAL(ptr), msg, sizeof(msg));
+  int status = gi_cuda_idr_host(INTEGER(xcode), INTEGER(kcode), wp, (int64_t) n, mm, KK,
+                                REAL(ptr), msg, sizeof(msg));
   R_xlen_t nb = status == GI_CUDA_OK ? (R_xlen_t) REAL(ptr)[(R_xlen_t) KK] : 0;
   SEXP start = PROTECT(Rf_allocVector(INTSXP, nb));
   SEXP value = PROTECT(Rf_allocVector(REALSXP, nb));

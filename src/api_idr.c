@@ -24,13 +24,9 @@ static int interrupted(void)
  * scalars. Returns list(ptr, start, value). */
 SEXP ffi_idr_fit(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K)
 {
-  if (TYPEOF(xcode) != INTSXP || TYPEOF(kcode) != INTSXP ||
-      Rf_xlength(xcode) != Rf_xlength(kcode))
-    gi_internal_error("xcode and kcode must be integer vectors of one length");
-  R_xlen_t n = Rf_xlength(xcode);
+  gi_idx mm, KK;
+  R_xlen_t n = gi_idr_args(xcode, kcode, m, K, &mm, &KK);
   const double *wp = gi_weights_arg(w, n);
-  gi_idx mm = (gi_idx) Rf_asReal(m), KK = (gi_idx) Rf_asReal(K);
-  if (KK < 1 || mm < 1) gi_internal_error("m and K must be positive");
 
   gi_idr_sweep *S = NULL;
   gi_status r = gi_idr_begin((gi_idx) n, INTEGER(xcode), INTEGER(kcode), wp,

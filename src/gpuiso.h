@@ -19,6 +19,11 @@ const double *gi_weights_arg(SEXP w, R_xlen_t n);
  * raw, all of one length (the R layer sees to it). */
 R_xlen_t gi_vjp_args(SEXP y, SEXP fit, SEXP starts, SEXP grad);
 
+/* The arguments of an IDR fit: xcode and kcode integer vectors of one
+ * length (returned), m and K positive counts (into *mm, *KK). */
+R_xlen_t gi_idr_args(SEXP xcode, SEXP kcode, SEXP m, SEXP K, gi_idx *mm,
+                     gi_idx *KK);
+
 /* Turn an engine status into an R error naming the problem (1-based). */
 void gi_stop_status(gi_status status, gi_idx bad);
 

@@ -133,41 +133,36 @@ struct cal_buffers {
 static size_t cal_layout(int64_t n, int64_t ngroups, int weighted, int grouped,
                          char *base, cal_buffers *b)
 {
-  size_t off = 0, nd = (size_t) n;
-#define CARVE(field, type, count)                                    \
-  do {                                                               \
-    if (base) b->field = (type *) (base + off);                      \
-    off += align256((size_t) (count) * sizeof(type));                \
-  } while (0)
-  CARVE(score, double, nd);
-  CARVE(y, double, nd);
-  CARVE(w, double, weighted ? nd : 0);
-  CARVE(group, int32_t, grouped ? nd : 0);
-  CARVE(skey_in, uint64_t, nd);
-  CARVE(skey, uint64_t, nd);
-  CARVE(idx_in, uint32_t, nd);
-  CARVE(perm, uint32_t, nd);
-  CARVE(gkey_in, uint32_t, grouped ? nd : 0);
-  CARVE(gkey, uint32_t, grouped ? nd : 0);
-  CARVE(pos_in, uint32_t, grouped ? nd : 0);
-  CARVE(pos, uint32_t, grouped ? nd : 0);
-  CARVE(rkey, run_key, nd);
-  CARVE(ukey, run_key, nd);
-  CARVE(rval, run_sum, nd);
-  CARVE(usum, run_sum, nd);
-  CARVE(pscore, double, nd);
-  CARVE(pvalue, double, nd);
-  CARVE(pweight, double, nd);
-  CARVE(fit, double, nd);
-  CARVE(nruns, int64_t, 1);
-  CARVE(gstart, int64_t, ngroups + 1);
-#undef CARVE
+  size_t nd = (size_t) n;
+  gi_carver c = {base, 0};
+  b->score = c.take<double>(nd);
+  b->y = c.take<double>(nd);
+  b->w = c.take<double>(weighted ? nd : 0);
+  b->group = c.take<int32_t>(grouped ? nd : 0);
+  b->skey_in = c.take<uint64_t>(nd);
+  b->skey = c.take<uint64_t>(nd);
+  b->idx_in = c.take<uint32_t>(nd);
+  b->perm = c.take<uint32_t>(nd);
+  b->gkey_in = c.take<uint32_t>(grouped ? nd : 0);
+  b->gkey = c.take<uint32_t>(grouped ? nd : 0);
+  b->pos_in = c.take<uint32_t>(grouped ? nd : 0);
+  b->pos = c.take<uint32_t>(grouped ? nd : 0);
+  b->rkey = c.take<run_key>(nd);
+  b->ukey = c.take<run_key>(nd);
+  b->rval = c.take<run_sum>(nd);
+  b->usum = c.take<run_sum>(nd);
+  b->pscore = c.take<double>(nd);
+  b->pvalue = c.take<double>(nd);
+  b->pweight = c.take<double>(nd);
+  b->fit = c.take<double>(nd);
+  b->nruns = c.take<int64_t>(1);
+  b->gstart = c.take<int64_t>(ngroups + 1);
   size_t t = cub_bytes(n);
   if (base) {
-    b->tmp = base + off;
+    b->tmp = base + c.off;
     b->tmp_bytes = t;
   }
-  return off + align256(t);
+  return c.off + align256(t);
 }
 
 static int bits_for(int64_t v)

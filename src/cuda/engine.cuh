@@ -115,6 +115,19 @@ cudaError_t gi_launch_vjp(const double *y, const double *w, const double *fit,
                           int64_t n, double *dy, double *dw, void *scratch,
                           size_t scratch_bytes, cudaStream_t s);
 
+/* Carves one allocation into typed arrays, each aligned to 256 bytes;
+ * with a NULL base it only counts the bytes (then every array is NULL). */
+struct gi_carver {
+  char *base;
+  size_t off;
+  template <typename T> T *take(size_t count)
+  {
+    T *p = base ? (T *) (base + off) : NULL;
+    off += (count * sizeof(T) + 255) & ~(size_t) 255;
+    return p;
+  }
+};
+
 /* Pipelines that prepare a batch on the device (calibrate.cu): one
  * auxiliary buffer of the workspace holds their data, at least `bytes`;
  * gi_fit_prepared() solves float64 data held there (weights > 0), and an

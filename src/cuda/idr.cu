@@ -157,31 +157,26 @@ struct idr_buffers {
 static size_t idr_layout(int64_t n, int64_t m, int64_t C, int weighted, char *base,
                          idr_buffers *b)
 {
-  size_t off = 0, s = (size_t) (C * m);
-#define CARVE(field, type, count)                                    \
-  do {                                                               \
-    if (base) b->field = (type *) (base + off);                      \
-    off += align256((size_t) (count) * sizeof(type));                \
-  } while (0)
-  CARVE(gptr, int64_t, m + 1);
-  CARVE(okc, int32_t, n);
-  CARVE(ocw, double, n);
-  CARVE(y, double, s);
-  CARVE(w, double, weighted ? s : 0);
-  CARVE(fit, double, s);
-  CARVE(flag, int32_t, s);
-  CARVE(pos, int32_t, s);
-  CARVE(start, int32_t, s);
-  CARVE(value, double, s);
-  CARVE(count, int64_t, C + 1);
-#undef CARVE
+  size_t s = (size_t) (C * m);
+  gi_carver c = {base, 0};
+  b->gptr = c.take<int64_t>(m + 1);
+  b->okc = c.take<int32_t>(n);
+  b->ocw = c.take<double>(n);
+  b->y = c.take<double>(s);
+  b->w = c.take<double>(weighted ? s : 0);
+  b->fit = c.take<double>(s);
+  b->flag = c.take<int32_t>(s);
+  b->pos = c.take<int32_t>(s);
+  b->start = c.take<int32_t>(s);
+  b->value = c.take<double>(s);
+  b->count = c.take<int64_t>(C + 1);
   size_t t = 0;
   cub::DeviceScan::ExclusiveSum(nullptr, t, (int32_t *) nullptr, (int32_t *) nullptr, (int) s);
   if (base) {
-    b->tmp = base + off;
+    b->tmp = base + c.off;
     b->tmp_bytes = t;
   }
-  return off + align256(t);
+  return c.off + align256(t);
 }
 
 extern "C" int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w,
