@@ -134,7 +134,8 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
   new_gpuiso_idr(list(
     x = xu, weight = weight, thresholds = thresholds,
     ptr = res$ptr, start = res$start, value = res$value,
-    n = length(y), xname = xname, device = device, call = call,
+    n = length(y), xname = xname,
+    device = if (is.null(res$device)) device else res$device, call = call,
     data = list(x = x, y = y, weights = w)))
 }
 
@@ -148,7 +149,8 @@ new_gpuiso_idr <- function(fields) structure(fields, class = "gpuiso_idr")
 # (the number of distinct covariate values, each with positive weight), K
 # (the number of thresholds; the last is >= every y, so every kcode < K).
 # Returns list(ptr = double K + 1, start = integer, value = double): the
-# blocks of every threshold as documented in ?idr.
+# blocks of every threshold as documented in ?idr; with `device` ("cpu")
+# when the GPU handed the fit to the CPU.
 idr_engine <- function(xcode, kcode, w, m, K, device, call) {
   if (device == "gpu") {
     idr_fit_gpu(xcode, kcode, w, m, K, call)
@@ -165,7 +167,8 @@ idr_fit_gpu <- function(xcode, kcode, w, m, K, call) {
   res <- .Call(ffi_gpu_idr, xcode, kcode, w, as.double(m), as.double(K))
   if (is.null(res$error)) return(res[c("ptr", "start", "value")])
   if (identical(res$status, gpu_status_range)) {
-    return(.Call(ffi_idr_fit, xcode, kcode, w, as.double(m), as.double(K)))
+    res <- .Call(ffi_idr_fit, xcode, kcode, w, as.double(m), as.double(K))
+    return(c(res, list(device = "cpu")))
   }
   abort_gpu(res$error, call)
 }

@@ -1,3 +1,8 @@
+# Where the time of iso_calibrate(device = "gpu") goes, on the device machine
+# (R_LIBS pointing at a build of gpuiso for its GPU): whole calls, the .Call
+# alone, grouped calls, an Rprof profile, and the CPU for comparison, on the
+# data of bench/calibration.R (6.5 million scores).
+#     Rscript tools/gpu-calprobe.R
 library(gpuiso)
 set.seed(1); n <- 6.5e6
 s <- round(rbeta(n, 2, 6), 6); y <- rbinom(n, 1, plogis(1.4 * qlogis(pmin(pmax(s, 1e-6), 1 - 1e-6)) - 1.2))

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The GPU checks, for the device machine (see ../shared/gpu/README.md).
 # Here, once: build the package for sm_90 into .gpu/lib, from a copy of the
 # tree so that no build products land in src/:
