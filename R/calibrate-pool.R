@@ -18,20 +18,7 @@ check_unit_interval <- function(x, arg, call) {
 # groups.
 check_labels <- function(groups, n, call) {
   if (is.null(groups)) return(NULL)
-  if (!is.atomic(groups) || is.matrix(groups) && ncol(groups) > 1L) {
-    abort_input(sprintf("`groups` must be a vector of labels, not %s.",
-                        describe_type(groups)), call)
-  }
-  if (length(groups) != n) {
-    abort_input(sprintf(paste0("`groups` must have one label per score: ",
-                               "`scores` has length %.0f, `groups` has length %.0f."),
-                        n, length(groups)), call)
-  }
-  if (anyNA(groups)) {
-    abort_input(sprintf("`groups` must not be missing: element %.0f is NA.",
-                        which(is.na(groups))[1L]), call)
-  }
-  g <- if (is.factor(groups)) as.character(groups) else as.vector(groups)
+  g <- check_label_vector(groups, n, "scores", "score", call)
   labels <- unique(g)
   list(code = match(g, labels), labels = as.character(labels))
 }
@@ -39,12 +26,14 @@ check_labels <- function(groups, n, call) {
 # Sort by group and score (one radix sort) and pool tied scores within a
 # group: each run of equal scores becomes one point with the summed weight
 # and the weighted mean outcome (one pass in C, in the sorted order, with no
-# sorted copies of the inputs). Returns the pooled points (score, value,
-# weight, group code), the problem offsets of the groups, and with `run_of`
-# for each input element its point (so that results can be spread back).
-pool_scores <- function(scores, outcomes, weights, code, run_of = FALSE) {
+# sorted copies of the inputs). `groups` is check_labels()'s result or NULL.
+# Returns the pooled points (score, value, weight, group code), the problem
+# offsets of the groups, and with `run_of` for each input element its point
+# (so that results can be spread back).
+pool_scores <- function(scores, outcomes, weights, groups, run_of = FALSE) {
+  code <- groups$code
   ord <- if (is.null(code)) order(scores, method = "radix")
          else order(code, scores, method = "radix")
   .Call(ffi_pool_sorted, scores, outcomes, weights, code,
-        if (is.null(code)) 1L else max(code), ord, run_of)
+        max(1L, length(groups$labels)), ord, run_of)
 }

@@ -73,7 +73,7 @@ iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
     pooled <- gpu_calibrate(scores, outcomes, weights, g, call)
   }
   if (is.null(pooled)) {
-    pooled <- pool_scores(scores, outcomes, weights, g$code)
+    pooled <- pool_scores(scores, outcomes, weights, g)
     check_distinct_scores(pooled$offsets, label, call)
     if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, call)
     # the pooled points weigh what they pool: counts, or summed weights

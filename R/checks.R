@@ -97,3 +97,22 @@ check_choice <- function(x, choices, arg, call) {
   }
   x
 }
+
+# Group labels, one per element of `arg` (described as `per`), none
+# missing: the labels as a plain vector (factors as their levels' text).
+check_label_vector <- function(groups, n, arg, per, call) {
+  if (is.null(groups) || !is.atomic(groups) || is.matrix(groups) && ncol(groups) > 1L) {
+    abort_input(sprintf("`groups` must be a vector of labels, not %s.",
+                        describe_type(groups)), call)
+  }
+  if (length(groups) != n) {
+    abort_input(sprintf(paste0("`groups` must have one label per %s: ",
+                               "`%s` has length %.0f, `groups` has length %.0f."),
+                        per, arg, n, length(groups)), call)
+  }
+  if (anyNA(groups)) {
+    abort_input(sprintf("`groups` must not be missing: element %.0f is NA.",
+                        which(is.na(groups))[1L]), call)
+  }
+  if (is.factor(groups)) as.character(groups) else as.vector(groups)
+}

@@ -35,21 +35,7 @@ layout_problems <- function(y, weights, groups, call, single = FALSE) {
 }
 
 check_groups <- function(groups, n, call) {
-  if (!is.atomic(groups) || is.null(groups) || is.matrix(groups) && ncol(groups) > 1L) {
-    abort_input(sprintf("`groups` must be a vector of labels, not %s.",
-                        describe_type(groups)), call)
-  }
-  if (length(groups) != n) {
-    abort_input(sprintf(paste0("`groups` must have one label per element of `y`: ",
-                               "`y` has length %.0f, `groups` has length %.0f."),
-                        n, length(groups)), call)
-  }
-  if (anyNA(groups)) {
-    abort_input(sprintf("`groups` must not be missing: element %.0f is NA.",
-                        which(is.na(groups))[1L]), call)
-  }
-  g <- as.vector(groups)
-  if (is.factor(groups)) g <- as.character(groups)
+  g <- check_label_vector(groups, n, "y", "element of `y`", call)
   if (n == 0L) {
     return(list(contiguous = TRUE, offsets = 0, labels = character()))
   }

@@ -100,6 +100,18 @@ static gi_idx block_of(const uint64_t *bits, gi_idx p)
   return w * WORD_BITS + highest_bit(v);
 }
 
+/* Push the block s..e with sums c, w; returns the new top. */
+static gi_idx push(stack_block *st, gi_idx top, gi_idx s, gi_idx e, double c,
+                   double w)
+{
+  top++;
+  st[top].s = s;
+  st[top].e = e;
+  st[top].c = c;
+  st[top].w = w;
+  return top;
+}
+
 /* Pool the top of the stack with its right neighbours while its mean is at
  * most theirs. The neighbour of the bottom entry is the old block after it.
  * Returns the new top; *pooled says whether anything was pooled. */
@@ -138,23 +150,12 @@ static void update(gi_idr_sweep *S, gi_idx p, double a)
   gi_idx s = block_of(S->bits, p), e = S->bend[s];
   gi_idx top = -1;
   int pooled;
-  for (gi_idx j = e; j >= s; j--) {
-    top++;
-    st[top].s = j;
-    st[top].e = j;
-    st[top].c = S->c[j];
-    st[top].w = S->W[j];
-    top = pool(S, top, &pooled);
-  }
+  for (gi_idx j = e; j >= s; j--)
+    top = pool(S, push(st, top, j, j, S->c[j], S->W[j]), &pooled);
   /* old blocks to the left, whole, until one holds its boundary */
   while (st[top].s > 0) {
     gi_idx ue = st[top].s - 1, us = S->bstart[ue];
-    top++;
-    st[top].s = us;
-    st[top].e = ue;
-    st[top].c = S->bsc[us];
-    st[top].w = S->bsw[us];
-    top = pool(S, top, &pooled);
+    top = pool(S, push(st, top, us, ue, S->bsc[us], S->bsw[us]), &pooled);
     if (!pooled) {
       top--;
       break;
