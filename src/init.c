@@ -28,6 +28,8 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_idr_cdf, 8),
   CALLDEF(ffi_idr_qpred, 8),
   CALLDEF(ffi_idr_crps, 9),
+  CALLDEF(ffi_interpolate, 5),
+  CALLDEF(ffi_locate, 4),
   {NULL, NULL, 0}
 };
 

@@ -60,6 +60,20 @@ gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
                       gi_idx n, double *score, double *value, double *weight,
                       int *group, int *run_of);
 
+/* Prediction (locate.c): where n points t fall among m sorted distinct
+ * knots. gi_locate() gives each a knot index j and weight lam in [0, 1)
+ * (value (1 - lam) f[j] + lam f[j + 1]); gi_interpolate() the value itself.
+ * linear = 0: the first knot >= t (a right-continuous step); 1: linear
+ * interpolation. Outside the knots' range: the nearer end when clip, else
+ * no place (j = GI_NO_PLACE, value `na`); NaN t: no place. Both return the
+ * first point outside the range (0-based), or -1. */
+#define GI_NO_PLACE (-2147483647 - 1)
+gi_idx gi_locate(const double *knot, gi_idx m, const double *t, gi_idx n,
+                 int linear, int clip, int *j, double *lam);
+gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
+                      const double *t, gi_idx n, int linear, int clip,
+                      double na, double *out);
+
 /* Threads the engine may use: the request capped by what OpenMP allows
  * (1 when the package was built without OpenMP). */
 int gi_threads_cap(int requested);
