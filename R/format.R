@@ -11,3 +11,5 @@ count_noun <- function(n, singular, plural = paste0(singular, "s")) {
 format_bytes <- function(bytes) {
   format(structure(bytes, class = "object_size"), units = "auto", digits = 2L)
 }
+
+`%||%` <- function(a, b) if (is.null(a)) b else a

@@ -22,6 +22,7 @@
 #'
 #' @keywords internal
 #' @useDynLib gpuiso, .registration = TRUE
-#' @importFrom stats fitted residuals nobs predict as.stepfun
+#' @importFrom stats fitted residuals nobs predict as.stepfun knots coef logLik
+#'   deviance
 #' @importFrom graphics lines plot
 "_PACKAGE"

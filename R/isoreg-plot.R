@@ -1,74 +1,121 @@
 #' Plot an isotonic regression fit
 #'
-#' `plot()` draws the data and the fitted step function; with
-#' `plot.type = "row"` or `"col"` it adds a second panel with the cumulative
-#' sum diagram of the (pooled, weighted) data and its greatest convex
-#' minorant (least concave majorant for decreasing fits), whose slopes are the
-#' fitted values. `lines()` adds the fitted step function to a plot.
+#' The plot of [stats::isoreg()] fits, with the same arguments and the same
+#' meaning: the data and the fitted step function with its knots marked;
+#' with `plot.type = "row.wise"` or `"col.wise"` a second panel shows the
+#' cumulative sums of the data (of the weighted data for weighted fits)
+#' with their greatest convex minorant (least concave majorant for
+#' decreasing fits), whose slopes are the fitted values. `lines()` adds the
+#' fitted step function to a plot. The axes are labelled with the names of
+#' the variables.
 #'
 #' @param x A fit from [isoreg()].
-#' @param plot.type `"single"`, or `"row"` / `"col"` for two panels.
-#' @param main,xlab,ylab Titles and axis labels.
-#' @param col,lwd Colour and width of the fitted line.
-#' @param pch Symbol for the data points.
-#' @param do.points For `lines()`: also mark the ends of the blocks.
-#' @param ... Passed to [graphics::plot.default()] (for `plot()`) or
-#'   [graphics::lines()].
+#' @param plot.type `"single"`, or `"row.wise"` / `"col.wise"` for two
+#'   panels (one above the other, or side by side).
+#' @param main,main2 Titles of the plot and of its second panel.
+#' @param xlab,ylab Axis labels; by default the names of the variables.
+#' @param par.fit A list of graphical parameters (`col`, `cex`, `pch`,
+#'   `lwd`) for the fitted line and its knots; missing ones take their
+#'   defaults.
+#' @param mar,mgp Margins and axis label placement ([graphics::par()]).
+#' @param grid Draw a grid?
+#' @param col,lwd,cex,pch For `lines()`: colour, width, size and symbol.
+#' @param do.points For `lines()`: also mark the knots.
+#' @param ... Graphical parameters passed to [graphics::plot.default()]
+#'   (for `plot()`) or [graphics::lines()]; other arguments are an error.
 #' @return `x`, invisibly.
 #' @examples
 #' set.seed(1)
 #' x <- sort(runif(60, 0, 3))
-#' fit <- isoreg(x, x + rnorm(60, sd = 0.5))
+#' y <- x + rnorm(60, sd = 0.5)
+#' fit <- isoreg(x, y)
 #' plot(fit)
-#' plot(fit, plot.type = "row")
+#' plot(fit, plot.type = "row.wise")
 #' @export
-plot.gpuiso_isoreg <- function(x, plot.type = c("single", "row", "col"),
-                               main = NULL, xlab = "x", ylab = "y",
-                               col = "firebrick", lwd = 2, pch = 1, ...) {
+plot.gpuiso_isoreg <- function(x, plot.type = c("single", "row.wise", "col.wise"),
+                               main = paste("Isotonic regression",
+                                            paste(deparse(x$call), collapse = " ")),
+                               main2 = paste("Cumulative Data and",
+                                             if (x$decreasing) "Concave Majorant"
+                                             else "Convex Minorant"),
+                               xlab = x$xname %||% "x0", ylab = x$yname %||% "x$y",
+                               par.fit = list(col = "red", cex = 1.5, pch = 13,
+                                              lwd = 1.5),
+                               mar = if (both) 0.1 + c(3.5, 2.5, 1, 1) else graphics::par("mar"),
+                               mgp = if (both) c(1.6, 0.7, 0) else graphics::par("mgp"),
+                               grid = length(x$x) < 12L, ...) {
+  check_graphics_dots(..., fn = "plot()")
   plot.type <- match.arg(plot.type)
-  if (is.null(main)) {
-    main <- paste0("Isotonic regression (",
-                   if (x$decreasing) "decreasing" else "increasing", ")")
+  both <- plot.type != "single"
+  pf <- utils::modifyList(list(col = "red", cex = 1.5, pch = 13, lwd = 1.5),
+                          as.list(par.fit))
+  op <- if (both) {
+    graphics::par(mfcol = if (plot.type == "col.wise") c(1L, 2L) else c(2L, 1L),
+                  oma = c(0, 0, if (!is.null(main)) 2 else 0, 0), mar = mar,
+                  mgp = mgp)
+  } else {
+    graphics::par(mar = mar, mgp = mgp)
   }
-  if (plot.type != "single") {
-    op <- graphics::par(mfrow = if (plot.type == "row") c(1L, 2L) else c(2L, 1L))
-    on.exit(graphics::par(op))
-  }
-  if (length(x$x) == 0L) {
+  on.exit(graphics::par(op))
+  n <- length(x$yf)
+  if (n == 0L) {
     graphics::plot.new()
     graphics::title(main = main, xlab = xlab, ylab = ylab)
     return(invisible(x))
   }
-  graphics::plot(x$x, x$y, main = main, xlab = xlab, ylab = ylab, pch = pch, ...)
-  lines.gpuiso_isoreg(x, col = col, lwd = lwd)
-  if (plot.type != "single") plot_cumsum(x, col = col, lwd = lwd, pch = pch)
+  o <- if (x$isOrd) seq_len(n) else x$ord
+  xx <- x$x[o]
+  x0 <- c(xx[1L] - if (n > 1L) mean(diff(xx)) else 1, xx)
+  grDevices::dev.hold()
+  on.exit(grDevices::dev.flush(), add = TRUE)
+  graphics::plot(x0, c(NA, x$y[o]), ..., xlab = xlab, ylab = ylab,
+                 main = if (!both) main)
+  graphics::lines(xx, x$yf, col = pf$col, lwd = pf$lwd, type = "S")
+  graphics::points(xx[x$iKnots], x$yf[x$iKnots], col = pf$col, cex = pf$cex,
+                   pch = pf$pch)
+  if (grid) graphics::grid()
+  if (both) {
+    w <- if (is.null(x$weights)) 1 else x$weights[o]
+    cy <- if (is.null(x$weights)) x$yc else c(0, cumsum(w * x$y[o]))
+    cf <- c(0, cumsum(w * x$yf))
+    graphics::plot(x0, cy, type = "n", xlab = xlab,
+                   ylab = paste0("cumsum(", if (is.null(x$weights)) ylab
+                                 else paste("weights *", ylab), ")"),
+                   ylim = range(cy, cf), ...)
+    i <- 1L + x$iKnots
+    graphics::lines(x0, cf, col = pf$col, lwd = pf$lwd)
+    graphics::points(x0[i], cy[i], col = pf$col, cex = pf$cex, pch = pf$pch)
+    if (grid) {
+      graphics::abline(v = x0[i], col = "lightgray", lty = "dotted",
+                       xpd = plot.type != "col.wise")
+    }
+    graphics::points(x0[-1L], cy[-1L])
+    if (!is.null(main2)) {
+      graphics::mtext(main2, cex = graphics::par("cex.main"),
+                      col = graphics::par("col.main"),
+                      font = graphics::par("font.main"))
+    }
+    if (!is.null(main)) {
+      graphics::mtext(main, side = 3, outer = TRUE, cex = graphics::par("cex.main"),
+                      col = graphics::par("col.main"),
+                      font = graphics::par("font.main"))
+    }
+  }
   invisible(x)
 }
 
 #' @rdname plot.gpuiso_isoreg
 #' @export
-lines.gpuiso_isoreg <- function(x, col = "firebrick", lwd = 2,
-                                do.points = FALSE, pch = 13, ...) {
-  k <- x$knots
-  if (nrow(k) == 0L) return(invisible(x))
-  graphics::lines(k$x, k$fit, type = "S", col = col, lwd = lwd, ...)
+lines.gpuiso_isoreg <- function(x, col = "red", lwd = 1.5, do.points = FALSE,
+                                cex = 1.5, pch = 13, ...) {
+  check_graphics_dots(..., fn = "lines()")
+  n <- length(x$yf)
+  if (n == 0L) return(invisible(x))
+  xx <- if (x$isOrd) x$x else x$x[x$ord]
+  graphics::lines(xx, x$yf, col = col, lwd = lwd, type = "S", ...)
   if (do.points) {
-    end <- block_ends(k)
-    graphics::points(k$x[end], k$fit[end], col = col, pch = pch)
+    graphics::points(xx[x$iKnots], x$yf[x$iKnots], col = col, cex = cex,
+                     pch = pch)
   }
   invisible(x)
-}
-
-# The cumulative sum diagram (W_j, S_j) of the pooled points and the
-# piecewise-linear curve through the fit's block ends.
-plot_cumsum <- function(x, col, lwd, pch) {
-  k <- x$knots
-  cw <- c(0, cumsum(k$w))
-  cs <- c(0, cumsum(k$w * k$y))
-  cf <- c(0, cumsum(k$w * k$fit))
-  graphics::plot(cw, cs, pch = pch, xlab = "cumulative weight",
-                 ylab = "cumulative sum of w * y",
-                 main = if (x$decreasing) "Least concave majorant"
-                        else "Greatest convex minorant")
-  graphics::lines(cw, cf, col = col, lwd = lwd)
 }

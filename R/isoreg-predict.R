@@ -1,53 +1,47 @@
 #' Predict from an isotonic regression fit
 #'
-#' Evaluates the fitted monotone function at new `x`.
-#'
-#' With `interpolation = "constant"` the fit is a step function whose steps
-#' are closed on the right, the convention of `as.stepfun()` on a [stats::isoreg()] fit:
-#' at a fitted `x` it is the fitted value there, and between two fitted `x`
-#' it is the value at the next one. With `"linear"` it interpolates linearly
-#' between the fitted values at neighbouring distinct `x`. Both are monotone
-#' in the same direction as the fit.
+#' Evaluates the fitted monotone function at new `x`, by the rule that every
+#' fit of the package follows (see [prediction]): by default the
+#' right-continuous step function of `as.stepfun()`, so that
+#' `predict(fit, t)` equals `as.stepfun(fit)(t)`.
 #'
 #' @param object A fit from [isoreg()].
-#' @param newdata Numeric values of `x` at which to predict. If missing, the
-#'   fitted values are returned. `NA` gives `NA`.
-#' @param interpolation `"constant"` (step function) or `"linear"`.
-#' @param extrapolate Outside the range of the fitted `x`: `"clip"` returns
-#'   the fit at the nearest end, `"na"` returns `NA`.
-#' @param ... Unused.
-#' @return A numeric vector as long as `newdata`.
+#' @param newdata Numeric values of `x` at which to predict, or a data frame
+#'   with a column named like the fit's `x` (or a single column). If
+#'   missing or `NULL`, the fitted values are returned, in the order of the
+#'   data. `NA` gives `NA`.
+#' @inheritParams prediction
+#' @param ... Not used: an argument that `predict()` does not take is an
+#'   error.
+#' @return A numeric vector as long as `newdata` (with its names).
+#' @seealso [prediction], [isoreg()].
 #' @export
 #' @examples
 #' fit <- isoreg(c(1, 2, 3, 4), c(1, 3, 2, 4))
 #' predict(fit, c(0, 1.5, 2.5, 5))
 #' predict(fit, c(0, 1.5, 2.5, 5), interpolation = "linear")
-#' predict(fit, c(0, 5), extrapolate = "na")
-predict.gpuiso_isoreg <- function(object, newdata,
+#' predict(fit, c(0, 5), out_of_bounds = "na")
+predict.gpuiso_isoreg <- function(object, newdata = NULL,
                                   interpolation = c("constant", "linear"),
-                                  extrapolate = c("clip", "na"), ...) {
-  interpolation <- match.arg(interpolation)
-  extrapolate <- match.arg(extrapolate)
-  if (missing(newdata)) return(fitted(object))
+                                  out_of_bounds = c("clip", "na", "error"),
+                                  ...) {
+  check_dots(..., fn = "predict()")
   call <- sys.call()
-  if (!(is.numeric(newdata) || is.logical(newdata)) || is.object(newdata) &&
-      !is.numeric(newdata)) {
-    abort_input(sprintf("`newdata` must be numeric, not %s.",
-                        describe_type(newdata)), call)
-  }
-  t <- as.double(newdata)
-  kx <- object$knots$x
-  kf <- object$knots$fit
-  m <- length(kx)
-  if (m == 0L) return(rep(NA_real_, length(t)))
-  if (interpolation == "linear" && m > 1L) {
-    out <- stats::approx(kx, kf, xout = t, rule = 2, ties = "ordered")$y
-  } else {
-    # the first distinct x at or after t; beyond the last, the last
-    i <- findInterval(t, kx, left.open = TRUE) + 1L
-    out <- kf[pmin(i, m)]
-  }
-  out[is.na(t)] <- NA_real_
-  if (extrapolate == "na") out[!is.na(t) & (t < kx[1L] | t > kx[m])] <- NA_real_
+  rule <- check_prediction_rule(interpolation, out_of_bounds, call)
+  if (is.null(newdata)) return(fitted(object))
+  if (is.data.frame(newdata)) newdata <- newdata_column(newdata, object$xname, call)
+  t <- check_newdata(newdata, "newdata", call)
+  out <- interpolate_values(object$knots$x, object$knots$fit, t, rule,
+                            "newdata", call)
+  if (!is.null(names(newdata))) names(out) <- names(newdata)
   out
+}
+
+# The column of a data frame of new points that holds the variable `name`:
+# the one of that name, or the only one.
+newdata_column <- function(newdata, name, call) {
+  if (!is.null(name) && name %in% names(newdata)) return(newdata[[name]])
+  if (ncol(newdata) == 1L) return(newdata[[1L]])
+  abort_input(sprintf("`newdata` must have a column `%s`, the `x` of the fit.",
+                      if (is.null(name)) "x" else name), call)
 }

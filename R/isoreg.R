@@ -1,46 +1,73 @@
 #' Isotonic regression of y on x
 #'
 #' Fits a monotone step function of `x` to `y` by weighted least squares: a
-#' superset of [stats::isoreg()] with weights, decreasing fits, prediction
-#' and summaries, in linear time after sorting.
+#' superset of [stats::isoreg()] with weights, decreasing fits, bounds,
+#' prediction and summaries, in linear time after sorting.
 #'
-#' The points are ordered by `x`. Points with equal `x` are pooled first
-#' into one point whose value is their weighted mean and whose weight is the
-#' sum of theirs, so tied `x` always get one fitted value. Zero weights are
-#' allowed and follow the rule of [isotonic()]. With `precision = "single"`
-#' the values and weights are rounded to float32 first, then pooled, and the
-#' pooled values rounded again.
+#' The points are ordered by `x`, and tied `x` by decreasing `y` (by
+#' increasing `y` for decreasing fits), as [stats::isoreg()] orders them.
+#' Points with equal `x` are pooled into one point whose value is their
+#' weighted mean and whose weight is the sum of theirs, so tied `x` always
+#' get one fitted value (for unweighted increasing fits this is what
+#' [stats::isoreg()]'s ordering gives too). The sort and the pooling run in
+#' C, in one pass over the order. Zero weights are allowed and follow the
+#' rule of [isotonic()]. With `precision = "single"` the values and weights
+#' are rounded to float32 first, then pooled, and the pooled values rounded
+#' again.
 #'
-#' The result can be read by code written for [stats::isoreg()]: it has the
-#' fields `x`, `y`, `yf`, `yc`, `iKnots`, `isOrd`, `ord` and `call` with the
-#' same meaning, and inherits from class `"isoreg"`. One difference: `iKnots`
-#' marks the ends of the blocks of the fit, and neighbouring blocks with equal
-#' values are one block here, so a constant stretch has one knot where
-#' `stats::isoreg()` may have several. The fitted step function is the same.
+#' @section Compatibility with stats::isoreg():
+#' `x` and `y` are read by [grDevices::xy.coords()], as [stats::isoreg()]
+#' reads them: two vectors, `y` alone (then `x` is the index), a list with
+#' components `x` and `y`, a data frame or a matrix (the first two
+#' columns). The result has the components of [stats::isoreg()]'s, with the
+#' same types and values: `x`, `y`, `yf` (equal to rounding: gpuiso sums
+#' more carefully), `yc`, `iKnots` (the same knots, found in linear time
+#' instead of stats' quadratic walk: the points where the cumulative sum
+#' diagram touches its greatest convex minorant, so a constant stretch of
+#' the fit may hold several), `isOrd`, `ord` and `call`; it inherits from
+#' class `"isoreg"`, so code written for stats' fits reads it. For weighted
+#' fits `iKnots` is the same rule on the diagram of the cumulative weights
+#' and weighted values; for decreasing fits, on the least concave majorant.
 #'
-#' @param x,y Coordinates of the points. If `y` is `NULL`, `x` is taken as
-#'   the response and the abscissae are `seq_along(x)`; a list with
-#'   components `x` and `y` or a two-column matrix also works, as in
-#'   [grDevices::xy.coords()]. Both must be finite.
+#' @param x,y Coordinates of the points, as [stats::isoreg()] takes them:
+#'   if `y` is `NULL`, `x` is the response and the abscissae are its index;
+#'   a list with components `x` and `y`, a data frame or a matrix also
+#'   works. Values must be finite (see `na.rm`).
 #' @inheritParams isotonic
 #' @param weights `NULL` or non-negative finite weights, one per point.
+#' @param decreasing `FALSE` for a non-decreasing fit, `TRUE` for a
+#'   non-increasing one, or `"auto"`: the direction of the sign of
+#'   Spearman's rank correlation of `x` and `y` (non-decreasing when it is
+#'   zero or undefined), as scikit-learn's `increasing = "auto"`.
+#' @param na.rm `FALSE` (the default): a missing `x`, `y` or weight is an
+#'   error. `TRUE`: such points are dropped before the fit (the result
+#'   records which in `na.action`).
 #' @return An object of class `c("gpuiso_isoreg", "isoreg")`: a list with
 #'   \describe{
 #'   \item{x, y}{the data, in the original order.}
 #'   \item{yf}{the fitted values, in the order of increasing `x`.}
 #'   \item{yc}{the cumulative sums of `y` in that order, starting at 0.}
-#'   \item{iKnots}{indices (in that order) of the last point of each block.}
-#'   \item{isOrd}{`TRUE` when `x` was strictly increasing already.}
+#'   \item{iKnots}{the knots of the fit, as [stats::isoreg()] gives them:
+#'     indices (in that order) of the points where the cumulative sum
+#'     diagram touches its convex minorant; the last point of every block
+#'     of the fit is one.}
+#'   \item{isOrd}{`TRUE` when `x` was strictly increasing already (or was
+#'     the index).}
 #'   \item{ord}{the ordering of the points (`NULL` when `isOrd`).}
 #'   \item{call}{the call.}
 #'   \item{weights}{the weights, in the original order, or `NULL`.}
 #'   \item{decreasing, device}{the direction and the engine used (`"cpu"`
 #'     or `"gpu"`).}
 #'   \item{precision}{`"double"` or `"single"`.}
+#'   \item{y_min, y_max}{the bounds, or `NULL`.}
+#'   \item{xname, yname}{the names of the variables, for labels.}
+#'   \item{na.action}{the indices of the points dropped by `na.rm = TRUE`
+#'     (class `"omit"`), or `NULL`.}
 #'   \item{knots}{a data frame of the distinct `x` (column `x`), their
 #'     pooled value `y` and weight `w`, and the fit `fit` there.}
 #'   }
-#' @seealso [predict.gpuiso_isoreg()], [plot.gpuiso_isoreg()],
+#' @seealso [predict.gpuiso_isoreg()] and [prediction] for evaluating the fit,
+#'   [plot.gpuiso_isoreg()], [gpuiso_isoreg-methods];
 #'   [isotonic()] for the plain operator.
 #' @export
 #' @examples
@@ -50,80 +77,109 @@
 #' fit
 #' fitted(fit)
 #' predict(fit, c(0, 2.5, 4, 7))
-#' predict(fit, c(0, 2.5, 4, 7), interpolation = "linear", extrapolate = "na")
+#' predict(fit, c(0, 2.5, 4, 7), interpolation = "linear", out_of_bounds = "na")
 #' plot(fit)
 #'
-#' # weighted and decreasing
+#' # the components of stats::isoreg()
+#' all.equal(unclass(fit)[1:7], unclass(stats::isoreg(x, y))[1:7])
+#'
+#' # weighted, decreasing, bounded
 #' isoreg(x, -y, weights = c(1, 1, 2, 1, 1, 3), decreasing = TRUE)
+#' isoreg(x, y, y_min = 2, y_max = 5)
+#' isoreg(x, -y, decreasing = "auto")$decreasing
 isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
                    device = getOption("gpuiso.device", "auto"),
-                   precision = c("double", "single")) {
+                   precision = c("double", "single"), y_min = NULL,
+                   y_max = NULL, na.rm = FALSE) {
   call <- match.call()
   ecall <- sys.call()
   precision <- check_precision(precision, ecall)
   single <- precision == "single"
-  index <- FALSE
-  if (is.null(y)) {
-    if (is.list(x) && !is.data.frame(x) && all(c("x", "y") %in% names(x)) ||
-        is.matrix(x) && ncol(x) == 2L) {
-      y <- if (is.list(x)) x$y else x[, 2L]
-      x <- if (is.list(x)) x$x else x[, 1L]
-    } else {
-      y <- x
-      index <- TRUE
+  check_flag(na.rm, "na.rm", ecall)
+  bounds <- check_bounds(y_min, y_max, ecall)
+  labels <- isoreg_labels(substitute(x), substitute(y), is.null(y))
+  xy <- isoreg_coords(x, y, ecall)
+  index <- !is.null(xy$xlab) && identical(xy$xlab, "Index")
+  if (!is.null(xy$xlab) && !index && is_label(xy$xlab)) labels$x <- xy$xlab
+  if (!is.null(xy$ylab) && is_label(xy$ylab)) labels$y <- xy$ylab
+  yarg <- if (is.null(y)) "x" else "y"
+  x <- xy$x
+  y <- xy$y
+  if (!is.null(weights)) {
+    weights <- check_values_na(weights, "weights", ecall, nonneg = TRUE)
+    check_same_length(weights, y, "weights", yarg, ecall)
+  }
+  na_action <- NULL
+  if (na.rm) {
+    drop <- is.na(x) | is.na(y)
+    if (!is.null(weights)) drop <- drop | is.na(weights)
+    if (any(drop)) {
+      keep <- which(!drop)
+      na_action <- structure(which(drop), class = "omit")
+      x <- x[keep]
+      y <- y[keep]
+      if (!is.null(weights)) weights <- weights[keep]
     }
   }
-  y <- as_plain(check_values(y, if (index) "x" else "y", ecall, single = single))
-  x <- if (index) seq_along(y) else as_plain(check_values(x, "x", ecall))
-  check_same_length(x, y, "x", "y", ecall)
+  check_values(y, yarg, ecall, single = single)
+  if (!index) check_values(x, "x", ecall)
   w <- NULL
   if (!is.null(weights)) {
     w <- as_plain(check_values(weights, "weights", ecall, nonneg = TRUE,
                                single = single))
-    check_same_length(w, y, "weights", "y", ecall)
     if (length(w) > 0L && !any(w > 0)) {
       abort_input("`weights` must not all be zero.", ecall)
     }
   }
-  check_flag(decreasing, "decreasing", ecall)
+  decreasing <- resolve_direction(decreasing, x, y, ecall)
   device <- resolve_device(device, length(y), ecall)
-
-  n <- length(y)
   is_ord <- index || !is.unsorted(x, strictly = TRUE)
-  ord <- if (!is_ord) order(x, if (decreasing) y else -y)
-  xs <- if (is_ord) x else x[ord]
-  ys <- if (is_ord) y else y[ord]
-  ws <- if (is.null(w) || is_ord) w else w[ord]
 
-  # "single": tied x are pooled from the rounded data, and the engine
-  # rounds the pooled values again.
-  pooled <- if (single) pool_ties(xs, as_single(ys), as_single(ws))
-            else pool_ties(xs, ys, ws)
-  if (single && length(pooled$w) && max(pooled$w) > float32_max) {
+  res <- if (device == "gpu") gpu_isoreg(x, y, w, is_ord, decreasing, single, ecall)
+  if (is.null(res)) {
+    # stats' order: by x, tied x by decreasing y (increasing y for
+    # decreasing fits), so that tied x are pooled by the fit itself
+    ord <- if (!is_ord) {
+      order(x, y, decreasing = c(FALSE, !decreasing), method = "radix")
+    }
+    yv <- if (single) as_single(y) else y
+    wv <- if (single) as_single(w) else w
+    res <- .Call(ffi_isoreg_fit, x, yv, wv, ord, decreasing, single,
+                 resolve_threads())
+    res$ord <- ord
+    res$device <- "cpu"
+  }
+  if (single && length(res$kw) && max(res$kw) > float32_max) {
     abort_input(paste0("`weights` of tied `x` must sum to at most 3.4e38 for ",
                        "`precision = \"single\"`."), ecall)
   }
-  res <- engine_fit(pooled$y, pooled$w, c(0, length(pooled$y)), decreasing,
-                    starts = TRUE, device = device, precision = precision,
-                    call = ecall)
-  fit_u <- res$fit
-  yf <- if (is.null(pooled$run)) fit_u else fit_u[pooled$run]
-  block_end_u <- c(which(as.logical(res$starts))[-1L] - 1, length(fit_u))
-  ends <- if (is.null(pooled$run)) block_end_u else pooled$last[block_end_u]
-  if (n == 0L) ends <- integer()
-  if (n < .Machine$integer.max) ends <- as.integer(ends)
-
+  knots_fit <- res$kfit
+  yf <- res$yf
+  iknots <- res$iKnots
+  if (!is.null(bounds)) {
+    knots_fit <- clip_values(knots_fit, bounds)
+    clipped <- clip_values(yf, bounds)
+    iknots <- clip_knots(iknots, yf, clipped)
+    yf <- clipped
+  }
   new_gpuiso_isoreg(list(
-    x = x, y = y, yf = yf, yc = cumsum(c(0, ys)), iKnots = ends,
-    isOrd = is_ord, ord = ord, call = call, weights = w,
+    x = x, y = y, yf = yf, yc = res$yc, iKnots = iknots, isOrd = is_ord,
+    ord = if (!is_ord) res$ord, call = call, weights = w,
     decreasing = decreasing, device = res$device, precision = precision,
-    knots = data.frame(x = pooled$x, y = pooled$y,
-                       w = if (is.null(pooled$w)) rep(1, length(pooled$y)) else pooled$w,
-                       fit = fit_u)))
+    y_min = bounds$y_min, y_max = bounds$y_max,
+    xname = labels$x, yname = labels$y, na.action = na_action,
+    knots = new_frame(list(x = res$kx, w = res$kw, fit = knots_fit))))
 }
 
 new_gpuiso_isoreg <- function(fields) {
   structure(fields, class = c("gpuiso_isoreg", "isoreg"))
+}
+
+# A data frame of fresh, valid columns of one length (data.frame() would
+# check and copy them).
+new_frame <- function(cols) {
+  structure(cols, class = "data.frame",
+            row.names = c(NA_integer_, -length(cols[[1L]])))
 }
 
 # Drop names and dims: the fit works on plain vectors.
@@ -132,25 +188,58 @@ as_plain <- function(x) {
   x
 }
 
-# Pool points with equal (sorted) x into one: the weighted mean of y, the
-# sum of the weights. Returns the distinct x with pooled y and w (w NULL
-# when unweighted and untied), `run` mapping each point to its distinct x
-# and `last` the index of each distinct x's last point (both NULL if untied).
-pool_ties <- function(xs, ys, ws) {
-  n <- length(xs)
-  new <- if (n > 0L) c(TRUE, xs[-1L] != xs[-n]) else logical()
-  if (all(new)) {
-    return(list(x = xs, y = ys, w = ws, run = NULL, last = NULL))
+# x and y as stats::isoreg() reads them (grDevices::xy.coords()), with the
+# errors of this package for what cannot be numbers.
+isoreg_coords <- function(x, y, call) {
+  for (a in list(list(x, "x"), list(y, "y"))) {
+    v <- a[[1L]]
+    if (is.character(v) || is.factor(v) || is.function(v) ||
+        is.list(v) && !is.data.frame(v) && a[[2L]] == "y") {
+      abort_input(sprintf("`%s` must be numeric, not %s.", a[[2L]],
+                          describe_type(v)), call)
+    }
   }
-  run <- cumsum(new)
-  wt <- if (is.null(ws)) rep(1, n) else ws
-  sw <- rowsum(wt, run, reorder = FALSE)[, 1L]
-  swy <- rowsum(wt * ys, run, reorder = FALSE)[, 1L]
-  # A run whose weights are all zero keeps its plain mean; it has no
-  # influence on the fit, and its value is never read.
-  py <- ifelse(sw > 0, swy / sw, rowsum(ys, run, reorder = FALSE)[, 1L] /
-                 tabulate(run))
-  names(sw) <- names(py) <- NULL
-  list(x = xs[new], y = py, w = sw, run = run,
-       last = c(which(new)[-1L] - 1, n))
+  if (!is.null(y) && is.atomic(x) && is.null(dim(x)) && is.atomic(y) &&
+      is.null(dim(y))) {
+    check_same_length(x, y, "x", "y", call)
+  }
+  tryCatch(grDevices::xy.coords(x, y, setLab = TRUE),
+           error = function(e) abort_input(conditionMessage(e), call),
+           warning = function(w) abort_input(conditionMessage(w), call))
+}
+
+# The variables' names, for printing and plotting: the expressions passed
+# when they are names, else "x" and "y" (or "Index" and the response).
+isoreg_labels <- function(xexpr, yexpr, y_only) {
+  name_of <- function(e, default) if (is.name(e)) as.character(e) else default
+  if (y_only) list(x = "Index", y = name_of(xexpr, "y"))
+  else list(x = name_of(xexpr, "x"), y = name_of(yexpr, "y"))
+}
+
+# A label from xy.coords() that reads as a variable's name (not "$x", "[,1]").
+is_label <- function(s) {
+  is.character(s) && length(s) == 1L && !is.na(s) && nzchar(s) &&
+    !grepl("^[[$]", s)
+}
+
+# Like check_values(), but NA passes (for arguments that na.rm may clean).
+check_values_na <- function(x, arg, call, nonneg = FALSE) {
+  if (!(is.numeric(x) || is.logical(x)) || is.object(x) && !is.numeric(x) ||
+      is.list(x)) {
+    abort_input(sprintf("`%s` must be a numeric vector or matrix, not %s.",
+                        arg, describe_type(x)), call)
+  }
+  if (!is.double(x)) storage.mode(x) <- "double"
+  x
+}
+
+# Knots of a clipped fit: a knot between two points that clipping made
+# equal goes (the blocks pressed onto a bound are one block).
+clip_knots <- function(iknots, yf, clipped) {
+  n <- length(yf)
+  k <- iknots[iknots < n]
+  merged <- clipped[k] == clipped[k + 1L] &
+    (yf[k] != clipped[k] | yf[k + 1L] != clipped[k + 1L])
+  if (!any(merged)) return(iknots)
+  iknots[!iknots %in% k[merged]]
 }

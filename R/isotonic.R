@@ -34,8 +34,6 @@
 #' @param weights `NULL` (all weights one), or non-negative finite weights
 #'   of the same shape as `y`; for a matrix `y`, also a vector with one
 #'   weight per row, shared by all columns.
-#' @param decreasing `FALSE` for a non-decreasing fit, `TRUE` for a
-#'   non-increasing one.
 #' @param device `"auto"`, `"cpu"` or `"gpu"`: which engine solves the
 #'   problems. `"auto"` uses the GPU when one can be used and the call has
 #'   at least `getOption("gpuiso.gpu_min_n")` elements in all, the CPU
@@ -51,6 +49,18 @@
 #'   a GPU. Values must then be at most 3.4e38 in magnitude, and positive
 #'   weights above 7e-46 (smaller ones would round to zero). The CPU and the
 #'   GPU solve the same rounded problem.
+#' @param decreasing `FALSE` for a non-decreasing fit, `TRUE` for a
+#'   non-increasing one, or `"auto"`: for each problem, the direction of the
+#'   sign of Spearman's rank correlation of its values with their positions
+#'   (non-decreasing when it is zero or undefined), as scikit-learn's
+#'   `increasing = "auto"`. The directions chosen are returned as the
+#'   attribute `"decreasing"` (one per problem).
+#' @param y_min,y_max `NULL` (no bound) or a number: bounds on the fitted
+#'   values. The least-squares fit under bounds is the unbounded fit
+#'   clipped to them, exactly, and that is what is returned.
+#' @param na.rm `FALSE` (the default): a missing value in `y` or `weights`
+#'   is an error. `TRUE`: the elements where either is missing are left out
+#'   of their problems, and their fitted value is `NA`.
 #' @return The fitted values, with the shape, names and dimnames of `y`.
 #' @seealso [isoreg()] for the model with `x`, prediction and plots;
 #'   [isotonic_vjp()] for gradients.
@@ -68,15 +78,22 @@
 #'
 #' # ragged problems
 #' isotonic(c(2, 1, 5, 4, 3), groups = c("u", "u", "v", "v", "v"))
+#'
+#' # bounds, missing values, the direction from the data
+#' isotonic(y, y_min = 2, y_max = 4)
+#' isotonic(c(1, NA, 3, 2), na.rm = TRUE)
+#' isotonic(rev(y), decreasing = "auto")
 isotonic <- function(y, weights = NULL, decreasing = FALSE,
                      device = getOption("gpuiso.device", "auto"),
-                     groups = NULL, precision = c("double", "single")) {
+                     groups = NULL, precision = c("double", "single"),
+                     y_min = NULL, y_max = NULL, na.rm = FALSE) {
   # One plain vector in double on the CPU, the commonest call: validated and
   # fitted in C at once, the full path below only when something needs
   # preparing or is wrong.
   if (is.null(groups) && is.null(attributes(y)) && is.null(attributes(weights)) &&
       (identical(decreasing, FALSE) || identical(decreasing, TRUE)) &&
       (identical(precision, "double") || identical(precision, c("double", "single"))) &&
+      is.null(y_min) && is.null(y_max) &&
       (identical(device, "cpu") ||
          identical(device, "auto") && length(y) < gpu_min_n())) {
     fit <- .Call(ffi_isotonic_quick, y, weights, decreasing)
@@ -84,11 +101,94 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
   }
   call <- sys.call()
   precision <- check_precision(precision, call)
+  check_flag(na.rm, "na.rm", call)
+  bounds <- check_bounds(y_min, y_max, call)
+  if (na.rm && has_missing(y, weights)) {
+    return(isotonic_present(y, weights, decreasing, device, groups, precision,
+                            bounds, call))
+  }
   layout <- layout_problems(y, weights, groups, call,
                             single = precision == "single")
-  check_flag(decreasing, "decreasing", call)
+  if (!identical(decreasing, "auto")) resolve_direction(decreasing, NULL, NULL, call)
   device <- resolve_device(device, length(layout$y), call)
-  res <- engine_fit(layout$y, layout$w, layout$offsets, decreasing,
-                    device = device, precision = precision, call = call)
-  restore_shape(res$fit, layout, y)
+  dirs <- problem_directions(decreasing, layout, call)
+  fit <- if (length(unique(dirs)) <= 1L) {
+    engine_fit(layout$y, layout$w, layout$offsets, isTRUE(dirs[1L]),
+               device = device, precision = precision, call = call)$fit
+  } else {
+    fit_both_directions(layout, dirs, device, precision, call)
+  }
+  out <- restore_shape(clip_values(fit, bounds), layout, y)
+  if (identical(decreasing, "auto")) attr(out, "decreasing") <- dirs
+  out
+}
+
+# The direction of each problem of a layout: `decreasing` itself, or with
+# "auto" the sign of Spearman's correlation of each problem with its index.
+problem_directions <- function(decreasing, layout, call) {
+  if (!identical(decreasing, "auto")) {
+    return(resolve_direction(decreasing, NULL, NULL, call))
+  }
+  off <- layout$offsets
+  vapply(seq_len(length(off) - 1L), function(b) {
+    v <- layout$y[seq.int(off[b] + 1, length.out = off[b + 1L] - off[b])]
+    spearman_negative(seq_along(v), v)
+  }, logical(1))
+}
+
+# A batch whose problems go both ways: two engine calls, one per direction.
+fit_both_directions <- function(layout, dirs, device, precision, call) {
+  off <- layout$offsets
+  fit <- numeric(length(layout$y))
+  for (d in c(FALSE, TRUE)) {
+    b <- which(dirs == d)
+    len <- off[b + 1L] - off[b]
+    idx <- sequence(len, from = off[b] + 1)
+    res <- engine_fit(layout$y[idx], if (!is.null(layout$w)) layout$w[idx],
+                      c(0, cumsum(len)), d, device = device,
+                      precision = precision, call = call)
+    fit[idx] <- res$fit
+  }
+  fit
+}
+
+has_missing <- function(y, weights) {
+  (is.numeric(y) || is.logical(y)) && anyNA(y) ||
+    (is.numeric(weights) || is.logical(weights)) && anyNA(weights)
+}
+
+# na.rm = TRUE with missing values: the fit of the elements present (with
+# their weights, in their problems), NA where y or its weight is missing.
+isotonic_present <- function(y, weights, decreasing, device, groups,
+                             precision, bounds, call) {
+  check_values_na(y, "y", call)
+  n <- length(y)
+  w <- if (!is.null(weights)) check_values_na(weights, "weights", call, nonneg = TRUE)
+  if (is.matrix(y) && !is.null(w) && !is.matrix(weights) && length(w) == nrow(y) &&
+      length(w) != n) {
+    w <- rep.int(as.vector(w), ncol(y))
+  }
+  if (!is.null(w) && length(w) != n) check_weights(weights, y, call)
+  keep <- !is.na(y)
+  if (!is.null(w)) keep <- keep & !is.na(w)
+  g <- if (!is.null(groups)) {
+    check_label_vector(groups, n, "y", "element of `y`", call)
+  } else if (is.matrix(y)) {
+    paste("column", col(y))
+  }
+  fit <- isotonic(as.vector(y)[keep], if (!is.null(w)) as.vector(w)[keep],
+                  decreasing = decreasing, device = device,
+                  groups = if (!is.null(g)) g[keep], precision = precision,
+                  y_min = bounds$y_min, y_max = bounds$y_max)
+  out <- rep(NA_real_, n)
+  out[keep] <- fit
+  if (!is.null(attr(fit, "decreasing"))) attr(out, "decreasing") <- attr(fit, "decreasing")
+  d <- dim(y)
+  if (!is.null(d)) {
+    dim(out) <- d
+    dimnames(out) <- dimnames(y)
+  } else {
+    names(out) <- names(y)
+  }
+  out
 }

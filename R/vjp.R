@@ -14,6 +14,8 @@
 #' assigned to (see [isotonic()]).
 #'
 #' @inheritParams isotonic
+#' @param decreasing `FALSE` for a non-decreasing fit, `TRUE` for a
+#'   non-increasing one.
 #' @param grad The upstream gradient: finite values of the same shape as `y`.
 #'   With `precision = "single"` it is rounded to float32 too.
 #' @return A list with elements `y` and `weights`, the gradients with respect

@@ -15,6 +15,13 @@
 
 typedef int64_t gi_idx;
 
+/* For hot loops written once and specialised by constant arguments. */
+#if defined(__GNUC__)
+#define GI_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define GI_ALWAYS_INLINE inline
+#endif
+
 typedef enum {
   GI_OK = 0,
   GI_ERR_NOMEM = 1,       /* scratch memory could not be allocated */
@@ -59,6 +66,48 @@ gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
                       const int *code, const int *ord_i, const double *ord_d,
                       gi_idx n, double *score, double *value, double *weight,
                       int *group, int *run_of);
+
+/* A sort order as R's order() gives it (1-based, int or double for long
+ * vectors); both NULL: the identity. */
+typedef struct {
+  const int *i;
+  const double *d;
+} gi_order;
+
+/* isoreg.c: one pass over the points in sorted order (by x). Writes the
+ * values and weights in that order into ys and ws, yc[0..n]
+ * stats::isoreg()'s running sum of y (in double, as it computes it) and,
+ * when w is given, cx[0..n] and cy[0..n] the running sums of w and w * y.
+ * Each run of equal x becomes one point: its x and summed weight (w NULL:
+ * counts), run_end[r] the sorted position after run r. Returns the number
+ * of runs. */
+gi_idx gi_isoreg_gather(const double *x, const double *y, const double *w,
+                        const gi_order *ord, gi_idx n, double *ys, double *ws,
+                        double *yc, double *cx, double *cy, double *kx,
+                        double *kw, gi_idx *run_end);
+
+/* The running sums of gi_isoreg_gather() for points already in order. */
+void gi_running_sums(const double *y, const double *w, gi_idx n, double *yc,
+                     double *cx, double *cy);
+
+/* The weighted mean of each run of sorted values (compensated; the plain
+ * mean for a run of zero weight). */
+void gi_isoreg_pooled(const double *ys, const double *ws,
+                      const gi_idx *run_end, gi_idx m, double *ky);
+
+/* The knots of stats::isoreg() on the cumulative sum diagram (X_i, Y_i),
+ * i = 0..n (X NULL: X_i = i; sign -1: the diagram of -Y, for decreasing
+ * fits): the 1-based indices, as stats' O(n * knots) walk finds them, in
+ * knot[0 .. *nknot) (room for n). */
+gi_status gi_isoreg_knots(const double *Y, const double *X, int sign, gi_idx n,
+                          gi_idx *knot, gi_idx *nknot);
+
+/* The fit of n sorted values (one problem) and the knots of their diagram,
+ * on two threads when nthreads >= 2 and n is large. */
+gi_status gi_isoreg_solve(const double *ys, const double *ws, gi_idx n,
+                          int decreasing, int nthreads, const double *Y,
+                          const double *X, double *fit, gi_idx *knot,
+                          gi_idx *nknot, gi_idx *bad);
 
 /* Prediction (locate.c): where n points t fall among m sorted distinct
  * knots. gi_locate() gives each a knot index j and weight lam in [0, 1)

@@ -110,12 +110,6 @@ static int sums_geq(double sah, double sal, double wah, double wal,
   return d >= -0x1p-80 * (fabs(p) + fabs(q));
 }
 
-#if defined(__GNUC__)
-#define GI_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define GI_ALWAYS_INLINE inline
-#endif
-
 /* The stack pass over y (scaled by sy; weights by sw, w NULL for unit
  * weights), with the hi parts of the block sums in shi[]. Returns the
  * number of blocks (0 when every weight is zero), or -1 when memory runs

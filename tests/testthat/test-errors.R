@@ -88,7 +88,7 @@ test_that("non-numeric input is an error naming the argument", {
   expect_input_error(isoreg(c("a", "b"), c(1, 2)), "`x`.*numeric")
   expect_input_error(isoreg(c(1, 2), c("a", "b")), "`y`.*numeric")
   expect_input_error(isotonic_vjp(1:3, grad = c("a", "b", "c")), "`grad`.*numeric")
-  expect_input_error(isotonic(1:3, decreasing = NA), "`decreasing`.*TRUE or FALSE")
+  expect_input_error(isotonic(1:3, decreasing = NA), "`decreasing`.*TRUE, FALSE")
   expect_input_error(isotonic(1:3, decreasing = "yes"), "`decreasing`")
   expect_input_error(isotonic(1:3, decreasing = c(TRUE, FALSE)), "`decreasing`")
   expect_input_error(isotonic(1:3, device = "tpu"), "`device`.*\"tpu\"")

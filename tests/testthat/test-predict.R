@@ -46,14 +46,14 @@ test_that("by hand: constant and linear, clip and na", {
   f <- isoreg(c(1, 2, 3, 4), c(1, 3, 2, 4)) # fit 1, 2.5, 2.5, 4
   t <- c(0, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5)
   expect_identical(predict(f, t), c(1, 1, 2.5, 2.5, 2.5, 2.5, 4, 4, 4))
-  expect_identical(predict(f, t, extrapolate = "na"),
+  expect_identical(predict(f, t, out_of_bounds = "na"),
                    c(NA, 1, 2.5, 2.5, 2.5, 2.5, 4, 4, NA))
   expect_equal(predict(f, t, interpolation = "linear"),
                c(1, 1, 1.75, 2.5, 2.5, 2.5, 3.25, 4, 4))
-  expect_equal(predict(f, t, interpolation = "linear", extrapolate = "na"),
+  expect_equal(predict(f, t, interpolation = "linear", out_of_bounds = "na"),
                c(NA, 1, 1.75, 2.5, 2.5, 2.5, 3.25, 4, NA))
   expect_identical(predict(f, c(-Inf, Inf)), c(1, 4))
-  expect_identical(predict(f, c(-Inf, Inf), extrapolate = "na"), c(NA_real_, NA_real_))
+  expect_identical(predict(f, c(-Inf, Inf), out_of_bounds = "na"), c(NA_real_, NA_real_))
   expect_identical(predict(f, c(NA, 2, NaN)), c(NA, 2.5, NA))
   expect_identical(predict(f, c(NA, 2, NaN), interpolation = "linear"), c(NA, 2.5, NA))
   expect_identical(predict(f, NA), NA_real_)
@@ -84,9 +84,9 @@ test_that("linear interpolation between the fitted values at distinct x", {
     out <- c(min(ux) - runif(5), max(ux) + runif(5))
     expect_identical(predict(f, out, interpolation = "linear"),
                      c(rep(fx[1], 5), rep(fx[length(fx)], 5)))
-    expect_true(all(is.na(predict(f, out, interpolation = "linear", extrapolate = "na"))))
-    expect_true(all(is.na(predict(f, out, extrapolate = "na"))))
-    expect_false(anyNA(predict(f, c(min(ux), max(ux)), extrapolate = "na")))
+    expect_true(all(is.na(predict(f, out, interpolation = "linear", out_of_bounds = "na"))))
+    expect_true(all(is.na(predict(f, out, out_of_bounds = "na"))))
+    expect_false(anyNA(predict(f, c(min(ux), max(ux)), out_of_bounds = "na")))
   }
 })
 
@@ -102,7 +102,7 @@ test_that("predictions are monotone in the direction of the fit", {
       p <- predict(f, t, interpolation = interp)
       expect_false(anyNA(p))
       expect_true(is_monotone(p, dec), label = paste(trial, interp))
-      pn <- predict(f, t, interpolation = interp, extrapolate = "na")
+      pn <- predict(f, t, interpolation = interp, out_of_bounds = "na")
       expect_true(is_monotone(pn[!is.na(pn)], dec))
     }
   }
@@ -126,7 +126,7 @@ test_that("one-point and empty fits predict", {
   f <- isoreg(2, 7)
   expect_identical(predict(f, c(0, 2, 5)), c(7, 7, 7))
   expect_identical(predict(f, c(0, 2, 5), interpolation = "linear"), c(7, 7, 7))
-  expect_identical(predict(f, c(0, 2, 5), extrapolate = "na"), c(NA, 7, NA))
+  expect_identical(predict(f, c(0, 2, 5), out_of_bounds = "na"), c(NA, 7, NA))
   f0 <- isoreg(numeric(0))
   expect_identical(predict(f0, c(1, 2)), c(NA_real_, NA_real_))
 })

@@ -1,0 +1,271 @@
+/*
+ * The model fit of isoreg(): the points gathered in sort order with their
+ * tied abscissae pooled, in one pass, and the knots of stats::isoreg()
+ * reproduced in linear time.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include "gi_core.h"
+
+static GI_ALWAYS_INLINE gi_idx gather(const double *x, const double *y,
+                                      const double *w, const int *oi,
+                                      const double *od, gi_idx n, double *ys,
+                                      double *ws, double *yc, double *cx,
+                                      double *cy, double *kx, double *kw,
+                                      gi_idx *run_end)
+{
+  gi_idx r = -1;
+  double prev = 0.0, acc = 0.0, sw = 0.0;
+  yc[0] = 0.0;
+  if (w) cx[0] = cy[0] = 0.0;
+  for (gi_idx k = 0; k < n; k++) {
+    gi_idx i = oi ? (gi_idx) oi[k] - 1 : (gi_idx) od[k] - 1;
+    double xi = x[i], yi = y[i], wi = w ? w[i] : 1.0;
+    ys[k] = yi;
+    /* stats::isoreg()'s running sum, in double, in this order */
+    acc += yi;
+    yc[k + 1] = acc;
+    if (w) {
+      ws[k] = wi;
+      cx[k + 1] = cx[k] + wi;
+      cy[k + 1] = cy[k] + wi * yi;
+    }
+    if (r < 0 || xi != prev) {
+      if (r >= 0) {
+        kw[r] = sw;
+        run_end[r] = k;
+      }
+      r++;
+      kx[r] = xi;
+      prev = xi;
+      sw = 0.0;
+    }
+    sw += wi;
+  }
+  if (r >= 0) {
+    kw[r] = sw;
+    run_end[r] = n;
+  }
+  return r + 1;
+}
+
+gi_idx gi_isoreg_gather(const double *x, const double *y, const double *w,
+                        const gi_order *ord, gi_idx n, double *ys, double *ws,
+                        double *yc, double *cx, double *cy, double *kx,
+                        double *kw, gi_idx *run_end)
+{
+  /* specialised for the common case: unweighted, through an int order */
+  if (w == NULL && ord->i)
+    return gather(x, y, NULL, ord->i, NULL, n, ys, NULL, yc, NULL, NULL, kx,
+                  kw, run_end);
+  return gather(x, y, w, ord->i, ord->d, n, ys, ws, yc, cx, cy, kx, kw,
+                run_end);
+}
+
+void gi_running_sums(const double *y, const double *w, gi_idx n, double *yc,
+                     double *cx, double *cy)
+{
+  double acc = 0.0;
+  yc[0] = 0.0;
+  for (gi_idx i = 0; i < n; i++) {
+    acc += y[i];
+    yc[i + 1] = acc;
+  }
+  if (w == NULL) return;
+  cx[0] = cy[0] = 0.0;
+  for (gi_idx i = 0; i < n; i++) {
+    cx[i + 1] = cx[i] + w[i];
+    cy[i + 1] = cy[i] + w[i] * y[i];
+  }
+}
+
+/* s + t with Neumaier's compensation in *c. */
+static inline void add_comp(double *s, double *c, double t)
+{
+  double u = *s + t;
+  *c += fabs(*s) >= fabs(t) ? (*s - u) + t : (t - u) + *s;
+  *s = u;
+}
+
+void gi_isoreg_pooled(const double *ys, const double *ws,
+                      const gi_idx *run_end, gi_idx m, double *ky)
+{
+  for (gi_idx r = 0, k = 0; r < m; r++) {
+    gi_idx start = k;
+    double swy = 0.0, cwy = 0.0, sw = 0.0, sy = 0.0, cy = 0.0;
+    for (; k < run_end[r]; k++) {
+      double wi = ws ? ws[k] : 1.0;
+      add_comp(&swy, &cwy, wi * ys[k]);
+      add_comp(&sy, &cy, ys[k]);
+      sw += wi;
+    }
+    /* a run of zero weight keeps its plain mean: it never counts */
+    ky[r] = sw > 0.0 ? (swy + cwy) / sw : (sy + cy) / (double) (k - start);
+  }
+}
+
+/*
+ * The knots of stats::isoreg(). Its C code walks the cumulative sum
+ * diagram P_i = (X_i, Y_i), Y the running double sum of the values in
+ * sorted order: from the last knot k it takes the first i > k that
+ * minimises the slope fl((Y_i - Y_k) / (X_i - X_k)), which costs O(n) per
+ * knot. Here only the points that can win are looked at:
+ *  - the lower convex hull H of the P_i is built once (monotone chain);
+ *  - a point whose height above H exceeds T = 64 eps S (S bounds |Y| and
+ *    |slope| X_n) has a slope from any k above the best one by more than
+ *    the rounding of either, so it never wins: the others are candidates;
+ *  - from k the candidates are scanned in order, stopping at the first
+ *    whose hull point lies more than T above the line from k with the best
+ *    slope so far: H is convex, so every later point is higher still.
+ * Among candidates the slopes are computed as stats does, so ties and
+ * near-ties go the same way. On noisy data a knot scans a few candidates;
+ * on runs of points exactly on H (tied means) it scans the rest of the run,
+ * as stats does.
+ * X NULL means X_i = i (unit weights). sign = -1 uses -Y (decreasing fits).
+ * Zero-weight points (X_i = X_{i-1}) are never knots but the last point.
+ */
+#define XAT(i) (X ? X[i] : (double) (i))
+#define YAT(i) (sg * Y[i])
+
+/* The hull's vertices into hv (returns how many) and the largest |Y|. */
+static GI_ALWAYS_INLINE gi_idx lower_hull(const double *Y, const double *X,
+                                          double sg, gi_idx n, gi_idx *hv,
+                                          double *maxy)
+{
+  gi_idx nh = 0;
+  double my = 0.0;
+  for (gi_idx i = 0; i <= n; i++) {
+    double xi = XAT(i), yi = YAT(i);
+    my = fabs(yi) > my ? fabs(yi) : my;
+    if (X && nh > 0 && XAT(hv[nh - 1]) == xi) continue;
+    while (nh >= 2) {
+      gi_idx a = hv[nh - 2], b = hv[nh - 1];
+      double xa = XAT(a), ya = YAT(a);
+      if ((XAT(b) - xa) * (yi - ya) - (YAT(b) - ya) * (xi - xa) > 0) break;
+      nh--;
+    }
+    hv[nh++] = i;
+  }
+  *maxy = my;
+  return nh;
+}
+
+/* The points within T of the hull (1..n), with the hull's height there. */
+static GI_ALWAYS_INLINE gi_idx candidates(const double *Y, const double *X,
+                                          double sg, gi_idx n, const gi_idx *hv,
+                                          gi_idx nh, double T, gi_idx *cand,
+                                          double *hy)
+{
+  gi_idx nc = 0;
+  for (gi_idx e = 0; e + 1 < nh; e++) {
+    gi_idx a = hv[e], b = hv[e + 1];
+    double xa = XAT(a), ya = YAT(a);
+    double s = (YAT(b) - ya) / (XAT(b) - xa);
+    for (gi_idx i = a + 1; i <= b; i++) {
+      double h = i == b ? YAT(b) : ya + s * (XAT(i) - xa);
+      if (YAT(i) - h <= T) {
+        cand[nc] = i;
+        hy[nc] = h;
+        nc++;
+      }
+    }
+  }
+  /* trailing points at the last vertex's place (zero weights) */
+  for (gi_idx i = hv[nh - 1] + 1; i <= n; i++) {
+    cand[nc] = i;
+    hy[nc] = YAT(i);
+    nc++;
+  }
+  return nc;
+}
+
+static GI_ALWAYS_INLINE gi_idx greedy(const double *Y, const double *X,
+                                      double sg, gi_idx n, const gi_idx *cand,
+                                      const double *hy, gi_idx nc, double T,
+                                      gi_idx *knot)
+{
+  gi_idx known = 0, p = 0, nk = 0;
+  while (known < n) {
+    while (p < nc && cand[p] <= known) p++;
+    double xk = XAT(known), yk = YAT(known), best = INFINITY;
+    gi_idx ip = -1;
+    for (gi_idx q = p; q < nc; q++) {
+      gi_idx i = cand[q];
+      double xi = XAT(i);
+      if (ip >= 0 && hy[q] - yk - best * (xi - xk) > T) break;
+      double dx = xi - xk;
+      if (!(dx > 0)) continue;
+      double f = (YAT(i) - yk) / dx;
+      if (f < best) {
+        best = f;
+        ip = i;
+      }
+    }
+    if (ip < 0) ip = n; /* only points of zero weight are left */
+    knot[nk++] = ip;
+    known = ip;
+  }
+  return nk;
+}
+
+static GI_ALWAYS_INLINE gi_status knots(const double *Y, const double *X,
+                                        double sg, gi_idx n, gi_idx *knot,
+                                        gi_idx *nknot)
+{
+  gi_idx *hv = malloc((size_t) (n + 1) * sizeof(gi_idx));
+  gi_idx *cand = malloc((size_t) n * sizeof(gi_idx));
+  double *hy = malloc((size_t) n * sizeof(double));
+  if (hv == NULL || cand == NULL || hy == NULL) {
+    free(hv);
+    free(cand);
+    free(hy);
+    return GI_ERR_NOMEM;
+  }
+  double maxy, maxs = 0.0;
+  gi_idx nh = lower_hull(Y, X, sg, n, hv, &maxy);
+  for (gi_idx e = 0; e + 1 < nh; e++) {
+    double s = (YAT(hv[e + 1]) - YAT(hv[e])) / (XAT(hv[e + 1]) - XAT(hv[e]));
+    maxs = fabs(s) > maxs ? fabs(s) : maxs;
+  }
+  const double T = 64.0 * DBL_EPSILON * (maxy + maxs * XAT(n)) + DBL_MIN;
+  gi_idx nc = candidates(Y, X, sg, n, hv, nh, T, cand, hy);
+  *nknot = greedy(Y, X, sg, n, cand, hy, nc, T, knot);
+  free(hv);
+  free(cand);
+  free(hy);
+  return GI_OK;
+}
+#undef XAT
+#undef YAT
+
+gi_status gi_isoreg_knots(const double *Y, const double *X, int sign, gi_idx n,
+                          gi_idx *knot, gi_idx *nknot)
+{
+  *nknot = 0;
+  if (n <= 0) return GI_OK;
+  if (X == NULL)
+    return sign < 0 ? knots(Y, NULL, -1.0, n, knot, nknot)
+                    : knots(Y, NULL, 1.0, n, knot, nknot);
+  return knots(Y, X, sign < 0 ? -1.0 : 1.0, n, knot, nknot);
+}
+
+gi_status gi_isoreg_solve(const double *ys, const double *ws, gi_idx n,
+                          int decreasing, int nthreads, const double *Y,
+                          const double *X, double *fit, gi_idx *knot,
+                          gi_idx *nknot, gi_idx *bad)
+{
+  gi_idx off[2] = {0, n};
+  gi_status fs = GI_OK, ks = GI_OK;
+  /* the knots need only the diagram: they are found beside the fit */
+#pragma omp parallel sections num_threads(2) if (nthreads >= 2 && n >= 65536)
+  {
+#pragma omp section
+    fs = gi_isotonic_batch(ys, ws, off, 1, decreasing, 1, fit, NULL, bad);
+#pragma omp section
+    ks = gi_isoreg_knots(Y, X, decreasing ? -1 : 1, n, knot, nknot);
+  }
+  if (fs != GI_OK) return fs;
+  *bad = -1;
+  return ks;
+}
