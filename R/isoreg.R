@@ -121,8 +121,8 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
       if (!is.null(weights)) weights <- weights[keep]
     }
   }
-  check_values(y, yarg, ecall, single = single)
   if (!index) check_values(x, "x", ecall)
+  check_values(y, yarg, ecall, single = single)
   w <- NULL
   if (!is.null(weights)) {
     w <- as_plain(check_values(weights, "weights", ecall, nonneg = TRUE,

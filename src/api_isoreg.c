@@ -137,7 +137,7 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
   gi_idx *knot = (gi_idx *) R_alloc((size_t) n + 1, sizeof(gi_idx)), nk = 0, bad;
   const double *Y = wp ? cy : REAL(yc), *X = wp ? cx : NULL;
   gi_status st;
-  int pooled = wp != NULL && any_zero(wp, n);
+  int zeros = wp != NULL && any_zero(wp, n), pooled = zeros;
   if (pooled) {
     st = gi_isoreg_knots(Y, X, dec ? -1 : 1, n, knot, &nk);
     bad = 0;
@@ -171,6 +171,7 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
   } else {
     SET_VECTOR_ELT(out, 5, yf); /* untied: the fit at the distinct x */
   }
+  if (zeros && m < n) gi_isoreg_run_knots(knot, nk, ws, run_end, m);
   if (sgl) {
     round_single(pf, n);
     if (m < n) round_single(REAL(VECTOR_ELT(out, 5)), m);

@@ -102,6 +102,12 @@ void gi_isoreg_pooled(const double *ys, const double *ws,
 gi_status gi_isoreg_knots(const double *Y, const double *X, int sign, gi_idx n,
                           gi_idx *knot, gi_idx *nknot);
 
+/* A point of zero weight is pooled with its tied x: a knot followed by
+ * such points of its run moves to the run's last one, where the fit
+ * steps. */
+void gi_isoreg_run_knots(gi_idx *knot, gi_idx nknot, const double *ws,
+                         const gi_idx *run_end, gi_idx m);
+
 /* The fit of n sorted values (one problem) and the knots of their diagram,
  * on two threads when nthreads >= 2 and n is large. */
 gi_status gi_isoreg_solve(const double *ys, const double *ws, gi_idx n,

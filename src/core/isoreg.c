@@ -250,6 +250,19 @@ gi_status gi_isoreg_knots(const double *Y, const double *X, int sign, gi_idx n,
   return knots(Y, X, sign < 0 ? -1.0 : 1.0, n, knot, nknot);
 }
 
+void gi_isoreg_run_knots(gi_idx *knot, gi_idx nknot, const double *ws,
+                         const gi_idx *run_end, gi_idx m)
+{
+  gi_idx r = 0;
+  for (gi_idx q = 0; q < nknot; q++) {
+    gi_idx k = knot[q]; /* the knot is point k - 1 (0-based) */
+    while (r < m && run_end[r] < k) r++;
+    if (r == m) break;
+    while (k < run_end[r] && ws[k] == 0.0) k++;
+    knot[q] = k;
+  }
+}
+
 gi_status gi_isoreg_solve(const double *ys, const double *ws, gi_idx n,
                           int decreasing, int nthreads, const double *Y,
                           const double *X, double *fit, gi_idx *knot,

@@ -353,3 +353,42 @@ adversarial_inputs <- function() {
     logical_type = c(TRUE, FALSE, TRUE, TRUE, FALSE)
   )
 }
+
+# stats::isoreg()'s knot walk, transcribed for any cumulative sum diagram:
+# from the last knot k, the first i > k of least slope (Y[i] - Y[k]) /
+# (X[i] - X[k]) (points at the same X skipped), O(n^2). Y and X hold the
+# diagram's points 0..n as Y[1..n+1]. For weighted and decreasing fits,
+# where stats has no fit to compare with.
+ref_stats_knots <- function(Y, X = seq_along(Y) - 1) {
+  n <- length(Y) - 1L
+  knots <- integer()
+  known <- 0L
+  while (known < n) {
+    best <- Inf
+    ip <- n
+    for (i in (known + 1L):n) {
+      dx <- X[i + 1L] - X[known + 1L]
+      if (!(dx > 0)) next
+      s <- (Y[i + 1L] - Y[known + 1L]) / dx
+      if (s < best) {
+        best <- s
+        ip <- i
+      }
+    }
+    knots <- c(knots, ip)
+    known <- ip
+  }
+  knots
+}
+
+# A running sum in double, one addition at a time (cumsum() accumulates in
+# long double), as stats::isoreg() sums.
+double_cumsum <- function(v) {
+  out <- numeric(length(v) + 1L)
+  acc <- 0
+  for (i in seq_along(v)) {
+    acc <- acc + v[i]
+    out[i + 1L] <- acc
+  }
+  out
+}
