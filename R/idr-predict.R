@@ -1,73 +1,129 @@
 #' Predictive distributions from an IDR fit
 #'
-#' The predictive CDF at a new covariate value. At a fitted value it is the
-#' fitted CDF there. Between two neighbouring fitted values \eqn{x_j <
-#' x_{j+1}} it is the linear interpolation in \eqn{x} of their CDFs,
-#' \eqn{(1 - \lambda) F(\cdot \mid x_j) + \lambda F(\cdot \mid x_{j+1})}
-#' with \eqn{\lambda = (x - x_j) / (x_{j+1} - x_j)}, and outside the fitted
-#' range it is the CDF at the nearest end: the rule of `predict.idrfit()` in
-#' the 'isodistrreg' package with `interpolation = "linear"` (without its
-#' rounding of the CDF values to `digits`).
+#' The predictive CDF at new covariate values, by the prediction rule of
+#' the package ([prediction]) applied to the fitted CDFs: the fit is known
+#' at its distinct covariate values \eqn{x_1 < \dots < x_m}, and
+#' * with `interpolation = "constant"` (the default), the prediction at
+#'   \eqn{x} with \eqn{x_{j-1} < x \le x_j} is the fitted CDF at
+#'   \eqn{x_j}, the first fitted value at or above \eqn{x} (the
+#'   right-continuous step of [stats::as.stepfun()]);
+#' * with `interpolation = "linear"`, it is the mixture
+#'   \eqn{(1 - \lambda) F(\cdot \mid x_{j-1}) + \lambda F(\cdot \mid x_j)}
+#'   with \eqn{\lambda = (x - x_{j-1}) / (x_j - x_{j-1})}: the rule of
+#'   `predict.idrfit()` in the 'isodistrreg' package (without its rounding
+#'   of the CDF values to `digits`);
+#' * outside \eqn{[x_1, x_m]} it is the CDF at the nearer end
+#'   (`out_of_bounds = "clip"`), a missing prediction (`"na"`) or an error
+#'   (`"error"`);
+#' * a missing covariate value gives a missing prediction, whose CDF,
+#'   quantiles and scores are `NA`.
 #'
 #' Nothing is evaluated here: the result keeps the fit and, per prediction,
 #' the index \eqn{j} and the weight \eqn{\lambda}, and the evaluation
 #' functions [cdf()], [qpred()], [crps()], [pit()], [bscore()] and
 #' [qscore()] work from that. `pred[[i]]` gives one prediction's CDF as a
-#' data frame, `pred[i]` a subset of the predictions.
+#' data frame, `pred[i]` a subset of the predictions (an index beyond the
+#' last gives a missing prediction, as `[` does on vectors).
 #'
 #' @param object A fit from [idr()].
-#' @param newdata `NULL` for the in-sample predictions (one per observation of
-#'   the fit, in its order), a numeric vector of covariate values, or a data
-#'   frame (or matrix) with a column named like the covariate of the fit (a
-#'   one-column data frame may name it otherwise). Values must be finite.
-#' @param ... Unused.
+#' @param newdata `NULL` for the in-sample predictions (one per observation
+#'   of the fit, in its order; under [na.exclude()], one per row of the data,
+#'   missing where the row was left out), a numeric vector of covariate
+#'   values, or a data frame (or matrix, or list) that holds the covariate:
+#'   for a fit from a formula, the variables of the covariate's term, which
+#'   is evaluated as in the fit; otherwise a column named like the covariate
+#'   (a one-column data frame may name it otherwise). Missing values give
+#'   missing predictions. The names of a vector, or the row names of a data
+#'   frame that has some (not the automatic `1, 2, ...`), name the
+#'   predictions: they become the row names of [cdf()] and the names of
+#'   [crps()], for example.
+#' @param data The spelling of `newdata` in the 'isodistrreg' package: give
+#'   one of them, not both.
+#' @param ... Unused: an argument that `predict()` does not take is an
+#'   error.
+#' @inheritParams prediction
 #' @return An object of class `"gpuiso_idr_pred"`: a list with `fit` (the
 #'   fit), `x` (the covariate values), `j` (integer, the 0-based index into
-#'   `fit$x` of the lower neighbour) and `lambda` (the interpolation weight,
-#'   in \[0, 1), 0 at fitted values and outside the range). It has methods for
-#'   [print()], [length()], `[[` (one prediction's CDF: a data frame with the
-#'   `points` where it jumps and its value `cdf` there), `[` and
+#'   `fit$x` of the fitted CDF, the lower of the two with linear
+#'   interpolation; `NA` for a missing prediction), `lambda` (the weight of
+#'   the next fitted CDF, in \[0, 1), 0 with constant interpolation) and
+#'   `names` (of the predictions, or `NULL`). It has methods for [print()],
+#'   [length()], `[[` (one prediction's CDF: a data frame with the `points`
+#'   where it jumps and its value `cdf` there), `[` and
 #'   [plot()][plot.gpuiso_idr_pred].
-#' @seealso [idr()], [cdf()], [crps()].
+#' @seealso [prediction] for the rule shared by every fit of the package;
+#'   [idr()], [cdf()], [crps()].
 #' @export
 #' @examples
 #' fit <- idr(c(1, 2, 2, 4, 3, 5), c(1, 1, 2, 2, 3, 3))
-#' pred <- predict(fit, c(0, 1.5, 2, 10))
+#' pred <- predict(fit, c(a = 0, b = 1.5, c = 2, d = 10))
 #' pred
-#' pred[[2]]           # halfway between the CDFs at x = 1 and x = 2
+#' pred[[2]]           # the CDF at x = 2, the next fitted value
 #' cdf(pred, c(1, 2, 3))
-predict.gpuiso_idr <- function(object, newdata = NULL, ...) {
+#' # halfway between the CDFs at x = 1 and x = 2, as 'isodistrreg' predicts
+#' cdf(predict(fit, 1.5, interpolation = "linear"), c(1, 2, 3))
+#' predict(fit, c(0, NA, 10), out_of_bounds = "na") # three missing predictions
+#'
+#' fit <- idr(Ozone ~ Temp, data = airquality)
+#' qpred(predict(fit, data = data.frame(Temp = c(60, 90))), c(0.1, 0.9))
+predict.gpuiso_idr <- function(object, newdata = NULL,
+                               interpolation = c("constant", "linear"),
+                               out_of_bounds = c("clip", "na", "error"),
+                               data = NULL, ...) {
+  check_dots(..., fn = "predict()")
   call <- sys.call()
-  x <- if (is.null(newdata)) object$data$x else idr_newdata(newdata, object$xname, call)
-  new_idr_pred(object, x)
+  rule <- check_prediction_rule(interpolation, out_of_bounds, call)
+  arg <- "newdata"
+  if (!is.null(data)) {
+    if (!is.null(newdata)) {
+      abort_input(paste0("Give the new covariate values as `newdata` or as ",
+                         "`data` (the spelling of 'isodistrreg'), not both."),
+                  call)
+    }
+    newdata <- data
+    arg <- "data"
+  }
+  if (is.null(newdata)) {
+    x <- object$data$x
+    names <- object$data$names
+  } else {
+    nd <- idr_newdata(newdata, object, arg, call)
+    x <- nd$x
+    names <- nd$names
+  }
+  at <- locate_points(object$x, x, rule, arg, call)
+  p <- new_idr_pred(object, x, at$j, at$lambda, names)
+  if (is.null(newdata) && inherits(object$na.action, "exclude")) {
+    p <- idr_pad(p, object$na.action)
+  }
+  p
 }
 
-new_idr_pred <- function(fit, x) {
-  xu <- fit$x
-  m <- length(xu)
-  pos <- findInterval(x, xu)
-  inside <- pos > 0L & pos < m
-  j <- pmax(pos, 1L)
-  lam <- numeric(length(x))
-  lam[inside] <- (x[inside] - xu[pos[inside]]) / (xu[pos[inside] + 1L] - xu[pos[inside]])
-  structure(list(fit = fit, x = x, j = as.integer(j - 1L), lambda = lam),
+new_idr_pred <- function(fit, x, j, lambda, names) {
+  structure(list(fit = fit, x = x, j = j, lambda = lambda, names = names),
             class = "gpuiso_idr_pred")
 }
 
-idr_newdata <- function(newdata, xname, call) {
-  if (is.data.frame(newdata) || is.matrix(newdata)) {
-    nm <- colnames(newdata)
-    if (!is.null(nm) && xname %in% nm) {
-      newdata <- if (is.data.frame(newdata)) newdata[[xname]] else newdata[, xname]
-    } else if (ncol(newdata) == 1L) {
-      newdata <- if (is.data.frame(newdata)) newdata[[1L]] else newdata[, 1L]
-    } else {
-      abort_input(sprintf("`newdata` must have a column `%s`, the covariate of the fit.",
-                          xname), call)
-    }
+# Predictions i of p (unclassed): an NA index gives a missing prediction.
+idr_pred_rows <- function(p, i) {
+  new_idr_pred(p$fit, p$x[i], p$j[i], p$lambda[i],
+               if (!is.null(p$names)) p$names[i])
+}
+
+# The in-sample predictions padded back to one per row of the data, with
+# missing predictions at the rows that na.exclude left out (naresid()'s
+# rule: those rows are named by the record when the predictions have
+# names).
+idr_pad <- function(p, omit) {
+  p <- unclass(p)
+  idx <- rep.int(NA_integer_, length(p$x) + length(omit))
+  idx[-omit] <- seq_along(p$x)
+  names <- p$names
+  if (!is.null(names)) {
+    names <- names[idx]
+    names[omit] <- names(omit)
   }
-  if (is.factor(newdata)) abort_input("`newdata` must be numeric, not a factor.", call)
-  as_plain(check_values(newdata, "newdata", call))
+  new_idr_pred(p$fit, p$x[idx], p$j[idx], p$lambda[idx], names)
 }
 
 #' @export
@@ -75,65 +131,87 @@ length.gpuiso_idr_pred <- function(x) length(unclass(x)$x)
 
 #' @export
 `[[.gpuiso_idr_pred` <- function(x, i) {
-  x <- unclass(x)
-  if (!is.numeric(i) || length(i) != 1L || is.na(i) || i < 1 || i > length(x$x)) {
-    abort_input(sprintf("The index must be one number from 1 to %.0f.", length(x$x)),
+  ux <- unclass(x)
+  n <- length(ux$x)
+  if (is.character(i) && length(i) == 1L && !is.na(i) && !is.null(ux$names)) {
+    i <- match(i, ux$names)
+  }
+  if (!is.numeric(i) || length(i) != 1L || is.na(i) || i < 1 || i > n) {
+    abort_input(sprintf("The index must be one number from 1 to %.0f%s.", n,
+                        if (is.null(ux$names)) "" else ", or the name of a prediction"),
                 sys.call())
   }
-  fit <- x$fit
+  if (is.na(ux$j[i])) return(data.frame(points = NA_real_, cdf = NA_real_))
+  fit <- ux$fit
   K <- length(fit$thresholds)
-  g <- idr_eval(fit, rep(x$j[i], K), rep(x$lambda[i], K), seq_len(K) - 1L)
+  g <- idr_eval(fit, rep(ux$j[i], K), rep(ux$lambda[i], K), seq_len(K) - 1L)
   jump <- c(g[1L] > 0, diff(g) > 0)
   data.frame(points = fit$thresholds[jump], cdf = g[jump])
 }
 
 #' @export
 `[.gpuiso_idr_pred` <- function(x, i) {
-  x <- unclass(x)
-  idx <- seq_along(x$x)[i]
-  structure(list(fit = x$fit, x = x$x[idx], j = x$j[idx], lambda = x$lambda[idx]),
-            class = "gpuiso_idr_pred")
+  ux <- unclass(x)
+  idx <- seq_along(ux$x)
+  if (!is.null(ux$names)) names(idx) <- ux$names
+  idr_pred_rows(ux, unname(idx[i]))
 }
 
 #' @export
 print.gpuiso_idr_pred <- function(x, ...) {
-  n <- length(x)
-  cat(sprintf("IDR predictions: %.0f predictive CDF%s of y given %s, on %.0f thresholds\n",
-              n, if (n == 1L) "" else "s", unclass(x)$fit$xname,
-              length(unclass(x)$fit$thresholds)))
-  if (n > 0L) {
-    cat(sprintf("The first, at %s = %s:\n", unclass(x)$fit$xname,
-                format(unclass(x)$x[1L])))
-    print(utils::head(x[[1L]]))
-    if (nrow(x[[1L]]) > 6L) cat("...\n")
+  check_dots(..., fn = "print()")
+  ux <- unclass(x)
+  fit <- ux$fit
+  n <- length(ux$x)
+  nmiss <- sum(is.na(ux$j))
+  cat(sprintf("IDR predictions: %s of %s given %s, on %s%s\n",
+              count_noun(n, "predictive CDF"), fit$yname, fit$xname,
+              count_noun(length(fit$thresholds), "threshold"),
+              if (nmiss) sprintf(" (%.0f missing)", nmiss) else ""))
+  first <- which(!is.na(ux$j))[1L]
+  if (!is.na(first)) {
+    which <- if (first == 1L) "first" else
+      sprintf("first not missing (number %.0f)", first)
+    if (!is.null(ux$names)) which <- sprintf("%s, \"%s\"", which, ux$names[first])
+    cat(sprintf("The %s, at %s = %s:\n", which, fit$xname, format(ux$x[first])))
+    one <- x[[first]]
+    print(utils::head(one))
+    if (nrow(one) > 6L) cat("...\n")
   }
   invisible(x)
 }
 
 #' Plot IDR predictive CDFs
 #'
-#' Draws the predictive CDFs of some predictions as step functions.
+#' Draws the predictive CDFs of some predictions as step functions; missing
+#' predictions are left out.
 #'
 #' @param x Predictions from [predict.gpuiso_idr()].
 #' @param index Which predictions to draw (default the first).
 #' @param col Colours, one per CDF.
-#' @param main,xlab,ylab Titles and axis labels.
-#' @param legend_title Title of the legend (the covariate's name); `NA` for
-#'   no legend.
-#' @param ... Passed to [graphics::plot.default()].
+#' @param main,xlab,ylab Titles and axis labels (`xlab` by default the name
+#'   of the response).
+#' @param legend_title Title of the legend (by default the covariate's
+#'   name); `NA` for no legend.
+#' @param ... Graphical parameters, passed to [graphics::plot.default()];
+#'   any other argument is an error.
 #' @return `x`, invisibly.
 #' @export
 #' @examples
-#' aq <- na.omit(airquality[, c("Ozone", "Temp")])
-#' fit <- idr(aq$Ozone, aq$Temp)
+#' fit <- idr(Ozone ~ Temp, data = airquality)
 #' plot(predict(fit, c(65, 80, 90)), index = 1:3)
 plot.gpuiso_idr_pred <- function(x, index = 1L, col = NULL,
                                  main = "IDR predictive CDF",
-                                 xlab = "threshold", ylab = "CDF",
+                                 xlab = NULL, ylab = NULL,
                                  legend_title = NULL, ...) {
+  check_graphics_dots(..., fn = "plot()")
   ux <- unclass(x)
+  fit <- ux$fit
   idx <- seq_along(ux$x)[index]
-  t <- ux$fit$thresholds
+  idx <- idx[!is.na(idx) & !is.na(ux$j[idx])]
+  t <- fit$thresholds
+  if (is.null(xlab)) xlab <- fit$yname
+  if (is.null(ylab)) ylab <- "CDF"
   if (is.null(col)) col <- grDevices::hcl.colors(max(2L, length(idx)), "Dark 3")[seq_along(idx)]
   col <- rep_len(col, length(idx))
   pad <- if (length(t) > 1L) 0.04 * diff(range(t)) else 1
@@ -143,20 +221,22 @@ plot.gpuiso_idr_pred <- function(x, index = 1L, col = NULL,
   K <- length(t)
   for (a in seq_along(idx)) {
     i <- idx[a]
-    g <- idr_eval(ux$fit, rep(ux$j[i], K), rep(ux$lambda[i], K), seq_len(K) - 1L)
+    g <- idr_eval(fit, rep(ux$j[i], K), rep(ux$lambda[i], K), seq_len(K) - 1L)
     graphics::lines(c(xlim[1L], t, xlim[2L]), c(0, g, 1), type = "s",
                     col = col[a], lwd = 2)
   }
-  if (is.null(legend_title)) legend_title <- ux$fit$xname
+  if (is.null(legend_title)) legend_title <- fit$xname
   if (!identical(legend_title, NA) && length(idx) > 1L) {
-    graphics::legend("bottomright", legend = format(ux$x[idx], digits = 4),
-                     col = col, lwd = 2, title = legend_title, bty = "n")
+    labels <- format(ux$x[idx], digits = 4)
+    if (!is.null(ux$names)) labels <- paste0(ux$names[idx], ": ", labels)
+    graphics::legend("bottomright", legend = labels, col = col, lwd = 2,
+                     title = legend_title, bty = "n")
   }
   invisible(x)
 }
 
 # G at threshold indices k (0-based, -1: below the first), paired with
-# predictions (j, lam).
+# predictions (j, lam), none missing.
 idr_eval <- function(fit, j, lam, k) {
   .Call(ffi_idr_cdf, fit$ptr, fit$start, fit$value, as.double(length(fit$x)),
         as.integer(j), as.double(lam), as.integer(k), TRUE)

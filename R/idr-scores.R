@@ -24,18 +24,26 @@
 #' * `qscore()`: the quantile score \eqn{2 (1\{q > y\} - \alpha)(q - y)} of
 #'   each quantile forecast \eqn{q = q(\alpha)}.
 #'
+#' Missing predictions (from missing covariate values, `out_of_bounds =
+#' "na"`, an index beyond the last in `pred[i]`, or rows left out by
+#' [na.exclude()]) give `NA` rows and values, and so does a missing
+#' observation in `y`.
+#'
 #' @param predictions Predictions from [predict.gpuiso_idr()], or a fit from
 #'   [idr()] for its in-sample predictions.
 #' @param thresholds Numeric thresholds (not `NA`).
 #' @param quantiles Probabilities in \[0, 1\].
-#' @param y Observations: finite numbers, one per prediction or one for all
-#'   (for `pit()`, one per prediction).
+#' @param y Observations: numbers (finite, or `NA` for a missing one), one
+#'   per prediction or one for all (for `pit()`, one per prediction).
 #' @param randomize For `pit()`: randomise at jumps of the CDF?
 #' @param seed For `pit()`: `NULL`, or a seed passed to [set.seed()] before
 #'   the draws.
 #' @return `cdf()`, `qpred()`, `bscore()` and `qscore()`: a matrix with one
-#'   row per prediction and one column per threshold or quantile. `crps()`
-#'   and `pit()`: a vector, one value per prediction.
+#'   row per prediction and one column per threshold or quantile, whose
+#'   column names are the thresholds or quantiles (or their names) and
+#'   whose row names are the names of the predictions (those of the new
+#'   data, see [predict.gpuiso_idr()]), or `NULL`. `crps()` and `pit()`: a
+#'   vector, one value per prediction, with the names of the predictions.
 #' @references
 #' Gneiting, T. and Raftery, A. E. (2007). Strictly proper scoring rules,
 #' prediction, and estimation. *Journal of the American Statistical
@@ -43,9 +51,8 @@
 #' @seealso [pit_hist()] to draw PIT values.
 #' @name idr-evaluation
 #' @examples
-#' aq <- na.omit(airquality[, c("Ozone", "Temp")])
-#' fit <- idr(aq$Ozone, aq$Temp)
-#' pred <- predict(fit, c(60, 75, 90))
+#' fit <- idr(Ozone ~ Temp, data = airquality)
+#' pred <- predict(fit, c(cool = 60, mild = 75, hot = 90))
 #' cdf(pred, c(25, 50, 100))
 #' qpred(pred, c(0.1, 0.5, 0.9))
 #' crps(pred, c(10, 40, 90))
@@ -60,14 +67,36 @@ NULL
 cdf <- function(predictions, thresholds) {
   call <- sys.call()
   p <- as_idr_pred(predictions, call)
-  idr_cdf_matrix(p, idr_numbers(thresholds, "thresholds", call))
+  idr_cdf_matrix(p, idr_numbers(thresholds, "thresholds", call),
+                 idr_labels(thresholds))
 }
 
-# The CDFs of predictions p (unclassed) at thresholds z: a matrix.
-idr_cdf_matrix <- function(p, z) {
-  kz <- findInterval(z, p$fit$thresholds) - 1L
-  .Call(ffi_idr_cdf, p$fit$ptr, p$fit$start, p$fit$value,
-        as.double(length(p$fit$x)), p$j, p$lambda, as.integer(kz), FALSE)
+# The CDFs of predictions p (unclassed) at thresholds z: a matrix, NA rows
+# for missing predictions.
+idr_cdf_matrix <- function(p, z, labels) {
+  out <- idr_matrix(p, labels)
+  ok <- which(!is.na(p$j))
+  if (length(ok) && length(z)) {
+    kz <- findInterval(z, p$fit$thresholds) - 1L
+    out[ok, ] <- .Call(ffi_idr_cdf, p$fit$ptr, p$fit$start, p$fit$value,
+                       as.double(length(p$fit$x)), p$j[ok], p$lambda[ok],
+                       as.integer(kz), FALSE)
+  }
+  out
+}
+
+# An NA matrix, one row per prediction (named as they are), one column per
+# label.
+idr_matrix <- function(p, labels) {
+  matrix(NA_real_, length(p$j), length(labels),
+         dimnames = list(p$names, labels))
+}
+
+# Column labels: the names of the thresholds or quantiles, else their
+# values.
+idr_labels <- function(v) {
+  if (!is.null(names(v))) return(names(v))
+  as.character(v)
 }
 
 #' @rdname idr-evaluation
@@ -75,12 +104,19 @@ idr_cdf_matrix <- function(p, z) {
 qpred <- function(predictions, quantiles) {
   call <- sys.call()
   p <- as_idr_pred(predictions, call)
-  idr_quantile_matrix(p, idr_probabilities(quantiles, call))
+  idr_quantile_matrix(p, idr_probabilities(quantiles, call),
+                      idr_labels(quantiles))
 }
 
-idr_quantile_matrix <- function(p, a) {
-  .Call(ffi_idr_qpred, p$fit$ptr, p$fit$start, p$fit$value,
-        as.double(length(p$fit$x)), p$fit$thresholds, p$j, p$lambda, a)
+idr_quantile_matrix <- function(p, a, labels) {
+  out <- idr_matrix(p, labels)
+  ok <- which(!is.na(p$j))
+  if (length(ok) && length(a)) {
+    out[ok, ] <- .Call(ffi_idr_qpred, p$fit$ptr, p$fit$start, p$fit$value,
+                       as.double(length(p$fit$x)), p$fit$thresholds, p$j[ok],
+                       p$lambda[ok], a)
+  }
+  out
 }
 
 #' @rdname idr-evaluation
@@ -90,10 +126,18 @@ crps <- function(predictions, y) {
   if (missing(y)) y <- idr_default_y(predictions, call)
   p <- as_idr_pred(predictions, call)
   y <- idr_observations(y, length(p$x), call)
-  t <- p$fit$thresholds
-  kappa <- findInterval(y, t, left.open = TRUE)
-  .Call(ffi_idr_crps, p$fit$ptr, p$fit$start, p$fit$value,
-        as.double(length(p$fit$x)), t, p$j, p$lambda, y, as.integer(kappa))
+  out <- rep.int(NA_real_, length(y))
+  ok <- which(!is.na(p$j) & !is.na(y))
+  if (length(ok)) {
+    t <- p$fit$thresholds
+    yo <- y[ok]
+    kappa <- findInterval(yo, t, left.open = TRUE)
+    out[ok] <- .Call(ffi_idr_crps, p$fit$ptr, p$fit$start, p$fit$value,
+                     as.double(length(p$fit$x)), t, p$j[ok], p$lambda[ok], yo,
+                     as.integer(kappa))
+  }
+  names(out) <- p$names
+  out
 }
 
 #' @rdname idr-evaluation
@@ -104,14 +148,23 @@ pit <- function(predictions, y, randomize = TRUE, seed = NULL) {
   p <- as_idr_pred(predictions, call)
   y <- idr_observations(y, length(p$x), call, recycle = FALSE)
   check_flag(randomize, "randomize", call)
+  out <- rep.int(NA_real_, length(y))
+  names(out) <- p$names
+  ok <- which(!is.na(p$j) & !is.na(y))
+  if (!length(ok)) return(out)
   t <- p$fit$thresholds
-  upper <- idr_eval(p$fit, p$j, p$lambda, findInterval(y, t) - 1L)
-  if (!randomize) return(upper)
-  lower <- idr_eval(p$fit, p$j, p$lambda, findInterval(y, t, left.open = TRUE) - 1L)
-  if (!is.null(seed)) set.seed(seed)
-  jump <- lower < upper
-  if (any(jump)) upper[jump] <- stats::runif(sum(jump), lower[jump], upper[jump])
-  upper
+  yo <- y[ok]
+  j <- p$j[ok]
+  lam <- p$lambda[ok]
+  upper <- idr_eval(p$fit, j, lam, findInterval(yo, t) - 1L)
+  if (randomize) {
+    lower <- idr_eval(p$fit, j, lam, findInterval(yo, t, left.open = TRUE) - 1L)
+    if (!is.null(seed)) set.seed(seed)
+    jump <- lower < upper
+    if (any(jump)) upper[jump] <- stats::runif(sum(jump), lower[jump], upper[jump])
+  }
+  out[ok] <- upper
+  out
 }
 
 #' @rdname idr-evaluation
@@ -122,7 +175,7 @@ bscore <- function(predictions, thresholds, y) {
   p <- as_idr_pred(predictions, call)
   y <- idr_observations(y, length(p$x), call)
   z <- idr_numbers(thresholds, "thresholds", call)
-  (idr_cdf_matrix(p, z) - outer(y, z, "<="))^2
+  (idr_cdf_matrix(p, z, idr_labels(thresholds)) - outer(y, z, "<="))^2
 }
 
 #' @rdname idr-evaluation
@@ -133,7 +186,7 @@ qscore <- function(predictions, quantiles, y) {
   p <- as_idr_pred(predictions, call)
   y <- idr_observations(y, length(p$x), call)
   a <- idr_probabilities(quantiles, call)
-  q <- idr_quantile_matrix(p, a)
+  q <- idr_quantile_matrix(p, a, idr_labels(quantiles))
   a <- matrix(a, nrow(q), ncol(q), byrow = TRUE)
   2 * ((q > y) - a) * (q - y)
 }
@@ -144,11 +197,14 @@ qscore <- function(predictions, quantiles, y) {
 #' with a reference line at density 1: a calibrated forecast has uniform
 #' PIT values (Gneiting, Balabdaoui and Raftery, 2007).
 #'
-#' @param pit PIT values, for example from [pit()].
+#' @param pit PIT values, for example from [pit()]. Missing values are left
+#'   out, as [graphics::hist()] does.
 #' @param breaks The number of bins.
 #' @param main,xlab,ylab Titles and axis labels.
 #' @param col Fill colour of the bars.
-#' @param ... Passed to [graphics::hist()].
+#' @param ... Passed to [graphics::hist()]: its arguments (`border`,
+#'   `labels`, ...) and graphical parameters; any other argument is an
+#'   error.
 #' @return The `"histogram"` object, invisibly.
 #' @references
 #' Gneiting, T., Balabdaoui, F. and Raftery, A. E. (2007). Probabilistic
@@ -156,13 +212,14 @@ qscore <- function(predictions, quantiles, y) {
 #' Society Series B*, 69(2), 243--268. \doi{10.1111/j.1467-9868.2007.00587.x}
 #' @export
 #' @examples
-#' aq <- na.omit(airquality[, c("Ozone", "Temp")])
-#' fit <- idr(aq$Ozone, aq$Temp)
+#' fit <- idr(Ozone ~ Temp, data = airquality)
 #' pit_hist(pit(fit, seed = 1))
 pit_hist <- function(pit, breaks = 10, main = "PIT histogram",
                      xlab = "PIT", ylab = "density", col = "grey85", ...) {
   call <- sys.call()
-  v <- as.vector(check_values(pit, "pit", call))
+  check_hist_dots(...)
+  v <- check_values_or_na(pit, "pit", call)
+  v <- v[!is.na(v)]
   if (length(v) && (min(v) < 0 || max(v) > 1)) {
     abort_input("`pit` must lie in [0, 1].", call)
   }
@@ -182,14 +239,18 @@ as_idr_pred <- function(predictions, call) {
                       describe_type(predictions)), call)
 }
 
+# The observations of a fit, padded like its in-sample predictions.
 idr_default_y <- function(predictions, call) {
-  if (inherits(predictions, "gpuiso_idr")) return(predictions$data$y)
+  if (inherits(predictions, "gpuiso_idr")) {
+    return(stats::naresid(predictions$na.action, predictions$data$y))
+  }
   abort_input("`y` is missing: give one observation per prediction.", call)
 }
 
-# Finite observations, one per prediction (or, with `recycle`, one for all).
+# Observations, finite or NA, one per prediction (or, with `recycle`, one
+# for all).
 idr_observations <- function(y, n, call, recycle = TRUE) {
-  y <- as.vector(check_values(y, "y", call))
+  y <- check_values_or_na(y, "y", call)
   if (length(y) == n) return(y)
   if (recycle && length(y) == 1L) return(rep.int(y, n))
   abort_input(sprintf("`y` must have %sthe same length as the predictions (%.0f), not %.0f.",
@@ -218,4 +279,22 @@ idr_probabilities <- function(a, call) {
                         describe_position(pos, a), describe_value(a[pos])), call)
   }
   a
+}
+
+# The arguments of pit_hist() that may pass to hist(): its own and the
+# graphical parameters; anything else is an error that names it.
+check_hist_dots <- function(...) {
+  n <- ...length()
+  if (n == 0L) return(invisible())
+  nm <- ...names()
+  if (is.null(nm)) nm <- character(n)
+  known <- c(setdiff(names(formals(graphics::hist.default)),
+                     c("...", "x", "freq", "probability", "plot")),
+             graphics_args)
+  bad <- !nzchar(nm) | !nm %in% known
+  if (any(bad)) {
+    abort_unused(nm[bad], c(setdiff(names(formals(pit_hist)), "..."), known),
+                 "pit_hist()", sys.call(-1L))
+  }
+  invisible()
 }

@@ -47,19 +47,38 @@
 #' formed. Passing a coarser `thresholds` grid bounds \eqn{K}, and with it
 #' time and memory.
 #'
-#' @param y The response: a finite numeric vector.
-#' @param X The covariate: a finite numeric vector, a one-column matrix or a
-#'   one-column data frame, one value per element of `y`. Its name (the
-#'   column name, or the variable passed) is kept, so that [predict()] can
-#'   find the covariate in a data frame.
+#' @section Missing values:
+#' Rows with a missing value (`NA` or `NaN`) in the response, the covariate
+#' or the weights go through `na.action`, as in [lm()]: [na.omit()] (the
+#' default) and [na.exclude()] drop them, [na.fail()] stops with an error
+#' that names the first. The fit records what was dropped in
+#' `fit$na.action`; with `na.exclude`, the in-sample results
+#' (`predict(fit)` without new data, `fitted(fit)`, `crps(fit)`,
+#' `pit(fit)`, ...) are padded back to one per row of the data with `NA`,
+#' as [naresid()] does. Infinite values are an error whatever `na.action`.
+#'
+#' @param y The response: a numeric vector (finite or missing); or a formula
+#'   `response ~ covariate` with one covariate, whose variables are taken
+#'   from `data` (as in [lm()]).
+#' @param X The covariate, for the default interface: a numeric vector, a
+#'   one-column matrix or a one-column data frame, one value per element of
+#'   `y`. With a formula, `X` may stand for `data` when given by position,
+#'   as in `idr(Ozone ~ Temp, airquality)`.
 #' @param weights `NULL` or non-negative finite weights, one per
 #'   observation, not all zero. Observations of weight zero take no part in
-#'   the fit.
+#'   the fit. With a formula, `weights` is evaluated in `data`, as in
+#'   [lm()].
 #' @param thresholds `NULL` to estimate the CDFs at every distinct value of
 #'   `y` (of positive weight), where they may jump; or a numeric grid, which
 #'   is sorted and freed of duplicates. When the grid lies below the largest
 #'   `y`, that value is appended, so that every estimated CDF reaches 1.
 #'   Between thresholds the CDFs are constant (right-continuous steps).
+#' @param data With a formula: a data frame (or list, or environment) holding
+#'   its variables and the `weights`; by default the environment of the
+#'   formula. Not used by the default interface.
+#' @param na.action What to do with rows that have missing values: a
+#'   function such as [na.omit()] (the default), [na.exclude()] or
+#'   [na.fail()], or its name. See *Missing values*.
 #' @inheritParams isotonic
 #' @return An object of class `"gpuiso_idr"`: a list with
 #'   \describe{
@@ -69,15 +88,23 @@
 #'   \item{thresholds}{the \eqn{K} thresholds, increasing.}
 #'   \item{ptr, start, value}{the blocks, as described above (`ptr` double of
 #'     length \eqn{K + 1}, `start` integer, `value` double).}
-#'   \item{n}{the number of observations.}
-#'   \item{xname}{the covariate's name.}
+#'   \item{n}{the number of observations used (after `na.action`).}
+#'   \item{yname, xname}{the names of the response and of the covariate:
+#'     from the formula, the column names, or the expressions passed as `y`
+#'     and `X` (`"y"` and `"x"` when there is no good name). `predict()`
+#'     looks the covariate up in a data frame by `xname`.}
 #'   \item{device}{the engine used, `"cpu"` or `"gpu"`.}
 #'   \item{call}{the call.}
-#'   \item{data}{the observations (`x`, `y`, `weights`), for in-sample
-#'     predictions.}
+#'   \item{data}{the observations used (`x`, `y`, `weights`, and the
+#'     observations' `names` or `NULL`), for in-sample predictions.}
+#'   \item{na.action}{(only when rows were dropped) the record of
+#'     `na.action`, as in an [lm()] fit.}
+#'   \item{terms}{(only for a formula) the [terms()] of the model, with which
+#'     `predict()` evaluates the covariate in new data.}
 #'   }
-#'   It has methods for [print()], [summary()], [plot()][plot.gpuiso_idr] and
-#'   [predict()][predict.gpuiso_idr].
+#'   It has methods for [print()], [summary()], [plot()][plot.gpuiso_idr],
+#'   [predict()][predict.gpuiso_idr] and the `stats` generics listed in
+#'   [gpuiso_idr-methods].
 #' @references
 #' Henzi, A., Ziegel, J. F. and Gneiting, T. (2021). Isotonic distributional
 #' regression. *Journal of the Royal Statistical Society Series B*, 83(5),
@@ -86,34 +113,40 @@
 #'   [qpred()], [crps()], [pit()], [bscore()], [qscore()].
 #' @export
 #' @examples
-#' aq <- na.omit(airquality[, c("Ozone", "Temp")])
-#' fit <- idr(aq$Ozone, aq[, "Temp", drop = FALSE])
+#' fit <- idr(Ozone ~ Temp, data = airquality) # 37 days without Ozone dropped
 #' fit
 #' pred <- predict(fit, data.frame(Temp = c(65, 80, 90)))
 #' cdf(pred, thresholds = c(50, 100))   # P(Ozone <= 50), P(Ozone <= 100)
 #' qpred(pred, quantiles = c(0.1, 0.5, 0.9))
-#' mean(crps(predict(fit), aq$Ozone))   # in-sample CRPS
+#' mean(crps(fit))                      # in-sample CRPS
 #' plot(fit)
+#'
+#' # the same fit from the vectors; na.exclude keeps one result per day
+#' fit2 <- idr(airquality$Ozone, airquality$Temp, na.action = na.exclude)
+#' length(crps(fit2))                   # 153, NA where Ozone is missing
 idr <- function(y, X, weights = NULL, thresholds = NULL,
-                device = getOption("gpuiso.device", "auto")) {
+                device = getOption("gpuiso.device", "auto"), data = NULL,
+                na.action = na.omit) {
   call <- match.call()
   ecall <- sys.call()
-  xname <- covariate_name(X, substitute(X))
-  x <- idr_covariate(X, "X", ecall)
-  y <- check_values(y, "y", ecall)
-  if (!is.null(dim(y)) && !(length(dim(y)) == 2L && ncol(y) == 1L)) {
-    abort_input(sprintf("`y` must be a vector, not a matrix with %.0f columns.",
-                        ncol(y)), ecall)
+  if (inherits(y, "formula")) {
+    input <- idr_formula_input(call, y, na.action, parent.frame(), ecall)
+    # idr(Ozone ~ Temp, airquality): the data came as `X`
+    if ("X" %in% names(call) && !"data" %in% names(call)) {
+      names(call)[names(call) == "X"] <- "data"
+    }
+  } else {
+    if (!is.null(data)) {
+      abort_input(paste0("`data` is used with a formula only: give ",
+                         "`y ~ x` as the first argument, or the vectors ",
+                         "`y` and `X` themselves."), ecall)
+    }
+    input <- idr_default_input(y, X, weights, na.action, substitute(y),
+                               substitute(X), ecall)
   }
-  y <- as_plain(y)
-  if (!length(y)) abort_input("`y` must not be empty.", ecall)
-  check_same_length(y, x, "y", "X", ecall)
-  w <- NULL
-  if (!is.null(weights)) {
-    w <- as_plain(check_values(weights, "weights", ecall, nonneg = TRUE))
-    check_same_length(w, y, "weights", "y", ecall)
-    if (!any(w > 0)) abort_input("`weights` must not all be zero.", ecall)
-  }
+  y <- input$y
+  x <- input$x
+  w <- input$w
   keep <- if (!is.null(w) && any(w == 0)) which(w > 0)
   xk <- if (is.null(keep)) x else x[keep]
   yk <- if (is.null(keep)) y else y[keep]
@@ -131,12 +164,15 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
                     ecall)
   weight <- if (is.null(wk)) as.double(tabulate(xcode + 1L, length(xu)))
             else as.vector(rowsum(wk, xcode, reorder = TRUE))
-  new_gpuiso_idr(list(
+  fit <- list(
     x = xu, weight = weight, thresholds = thresholds,
     ptr = res$ptr, start = res$start, value = res$value,
-    n = length(y), xname = xname,
+    n = length(y), yname = input$yname, xname = input$xname,
     device = if (is.null(res$device)) device else res$device, call = call,
-    data = list(x = x, y = y, weights = w)))
+    data = list(x = x, y = y, weights = w, names = input$names))
+  fit$na.action <- input$na.action
+  fit$terms <- input$terms
+  new_gpuiso_idr(fit)
 }
 
 new_gpuiso_idr <- function(fields) structure(fields, class = "gpuiso_idr")
@@ -177,29 +213,6 @@ idr_fit_gpu <- function(xcode, kcode, w, m, K, call) {
 # is available); options(gpuiso.idr_gpu_min_n =) overrides it.
 idr_gpu_min_n_default <- 2000
 
-# The covariate's name: a column name, the variable passed, or "x".
-covariate_name <- function(X, expr) {
-  nm <- if (is.data.frame(X) || is.matrix(X)) colnames(X)
-  if (length(nm) == 1L && !is.na(nm) && nzchar(nm)) return(nm)
-  if (is.name(expr)) return(as.character(expr))
-  "x"
-}
-
-# A numeric vector from a vector, one-column matrix or one-column data frame.
-idr_covariate <- function(X, arg, call) {
-  if (is.data.frame(X) || is.matrix(X)) {
-    if (ncol(X) != 1L) {
-      abort_input(sprintf("`%s` must have one column: it has %.0f.", arg,
-                          ncol(X)), call)
-    }
-    X <- if (is.data.frame(X)) X[[1L]] else X[, 1L]
-  }
-  if (is.factor(X)) {
-    abort_input(sprintf("`%s` must be numeric, not a factor.", arg), call)
-  }
-  as_plain(check_values(X, arg, call))
-}
-
 idr_thresholds <- function(thresholds, y, call) {
   top <- max(y)
   if (is.null(thresholds)) return(sort(unique(y)))
@@ -209,106 +222,3 @@ idr_thresholds <- function(thresholds, y, call) {
   t
 }
 
-# Blocks per threshold.
-idr_nblocks <- function(fit) diff(fit$ptr)
-
-#' @export
-print.gpuiso_idr <- function(x, ...) {
-  cat("Isotonic distributional regression of y on", x$xname, "\n")
-  cat(sprintf("  observations: %.0f, distinct %s: %.0f, thresholds: %.0f\n",
-              x$n, x$xname, length(x$x), length(x$thresholds)))
-  nb <- idr_nblocks(x)
-  cat(sprintf("  blocks: %.0f in all, %.1f per threshold on average; engine: %s\n",
-              sum(nb), mean(nb), x$device))
-  invisible(x)
-}
-
-#' @rdname plot.gpuiso_idr
-#' @param object A fit from [idr()].
-#' @export
-summary.gpuiso_idr <- function(object, ...) {
-  nb <- idr_nblocks(object)
-  structure(list(
-    n = object$n, m = length(object$x), K = length(object$thresholds),
-    xname = object$xname, xrange = range(object$x),
-    trange = range(object$thresholds), blocks = sum(nb),
-    blocks_per_threshold = stats::quantile(nb, c(0, 0.5, 1), names = FALSE),
-    bytes = 12 * sum(nb) + 8 * length(object$ptr), device = object$device),
-    class = "summary.gpuiso_idr")
-}
-
-#' @export
-print.summary.gpuiso_idr <- function(x, ...) {
-  cat("Isotonic distributional regression of y on", x$xname, "\n")
-  cat(sprintf("  observations:       %.0f\n", x$n))
-  cat(sprintf("  distinct %s: %.0f, from %s to %s\n", x$xname, x$m,
-              format(x$xrange[1L]), format(x$xrange[2L])))
-  cat(sprintf("  thresholds:         %.0f, from %s to %s\n", x$K,
-              format(x$trange[1L]), format(x$trange[2L])))
-  cat(sprintf("  blocks per threshold: min %.0f, median %.0f, max %.0f (%.0f in all, %.1f MiB)\n",
-              x$blocks_per_threshold[1L], x$blocks_per_threshold[2L],
-              x$blocks_per_threshold[3L], x$blocks, x$bytes / 2^20))
-  cat("  engine:            ", x$device, "\n")
-  invisible(x)
-}
-
-#' Plot an IDR fit
-#'
-#' `plot()` draws the estimated conditional CDFs at a few covariate values
-#' (`type = "cdf"`), or the fitted CDF as a surface over the covariate and
-#' the thresholds (`type = "surface"`, an [graphics::image()] of
-#' \eqn{F(t \mid x)}). `summary()` gives the sizes of the fit.
-#'
-#' @param x A fit from [idr()].
-#' @param type `"cdf"` or `"surface"`.
-#' @param at For `"cdf"`: the covariate values (default: five quantiles of
-#'   the observed ones).
-#' @param col Colours, one per CDF (for `"cdf"`) or a palette (for
-#'   `"surface"`).
-#' @param main,xlab,ylab Titles and axis labels.
-#' @param ... Passed to [graphics::plot.default()] or [graphics::image()].
-#' @return `plot()`: `x`, invisibly. `summary()`: an object of class
-#'   `"summary.gpuiso_idr"` with the number of observations `n`, of distinct
-#'   covariate values `m` and of thresholds `K`, the total number of blocks
-#'   and their quantiles per threshold, and the approximate memory in bytes.
-#' @export
-#' @examples
-#' aq <- na.omit(airquality[, c("Ozone", "Temp")])
-#' fit <- idr(aq$Ozone, aq$Temp)
-#' plot(fit)
-#' plot(fit, type = "surface")
-#' summary(fit)
-plot.gpuiso_idr <- function(x, type = c("cdf", "surface"), at = NULL,
-                            col = NULL, main = NULL, xlab = NULL, ylab = NULL,
-                            ...) {
-  type <- check_choice(type, c("cdf", "surface"), "type", sys.call())
-  if (type == "surface") {
-    xs <- if (length(x$x) > 200L) x$x[unique(round(seq(1, length(x$x), length.out = 200L)))] else x$x
-    ts <- x$thresholds
-    if (length(ts) > 200L) ts <- ts[unique(round(seq(1, length(ts), length.out = 200L)))]
-    p <- predict(x, xs)
-    z <- cdf(p, ts)
-    if (length(xs) < 2L || length(ts) < 2L) {
-      graphics::plot.new()
-      return(invisible(x))
-    }
-    graphics::image(xs, ts, z, col = if (is.null(col)) grDevices::hcl.colors(24, "YlOrRd", rev = TRUE) else col,
-                    main = if (is.null(main)) "Fitted conditional CDF" else main,
-                    xlab = if (is.null(xlab)) x$xname else xlab,
-                    ylab = if (is.null(ylab)) "threshold" else ylab, ...)
-    graphics::contour(xs, ts, z, levels = c(0.1, 0.5, 0.9), add = TRUE,
-                      drawlabels = TRUE, col = "grey20")
-    return(invisible(x))
-  }
-  if (is.null(at)) {
-    at <- unique(stats::quantile(x$data$x, c(0.1, 0.3, 0.5, 0.7, 0.9),
-                                 names = FALSE, type = 1))
-  }
-  p <- predict(x, at)
-  plot.gpuiso_idr_pred(p, index = seq_along(at), col = col,
-                       main = if (is.null(main)) "IDR predictive CDFs" else main,
-                       xlab = if (is.null(xlab)) "threshold" else xlab,
-                       ylab = if (is.null(ylab)) "CDF" else ylab,
-                       legend_title = x$xname, ...)
-  invisible(x)
-}

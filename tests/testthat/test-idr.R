@@ -115,7 +115,8 @@ test_that("hand-checked small fits", {
   # one observation
   fit <- idr(3, 1)
   expect_equal(fit$value, 1)
-  expect_equal(cdf(predict(fit, 0), c(2, 3)), matrix(c(0, 1), 1))
+  expect_equal(cdf(predict(fit, 0), c(2, 3)),
+               matrix(c(0, 1), 1, dimnames = list(NULL, c("2", "3"))))
 })
 
 test_that("CDFs are non-decreasing in the threshold, non-increasing in x, and reach 1", {
@@ -153,13 +154,13 @@ test_that("zero weights leave observations out of the fit", {
   expect_length(predict(fit), 300)
 })
 
-test_that("predict() interpolates linearly in x and takes the nearest end outside", {
+test_that("predict(interpolation = 'linear') interpolates linearly in x and takes the nearest end outside", {
   d <- random_idr_data(300, 6)
   fit <- idr(d$y, d$x)
   xu <- fit$x
   xnew <- c(xu[1] - 5, xu[1], (xu[3] + xu[4]) / 2, xu[3] + 0.25 * (xu[4] - xu[3]),
             xu[length(xu)], xu[length(xu)] + 1, runif(20, -1, 11))
-  p <- predict(fit, xnew)
+  p <- predict(fit, xnew, interpolation = "linear")
   expect_s3_class(p, "gpuiso_idr_pred")
   expect_length(p, length(xnew))
   ref <- idr_pred_dense(fit, xnew)
@@ -170,8 +171,10 @@ test_that("predict() interpolates linearly in x and takes the nearest end outsid
   # a data frame with the covariate's name, or one column of any name
   fitdf <- idr(d$y, data.frame(temp = d$x))
   expect_identical(fitdf$xname, "temp")
-  expect_equal(cdf(predict(fitdf, data.frame(a = 1, temp = xnew)), fit$thresholds), ref)
-  expect_equal(cdf(predict(fitdf, data.frame(other = xnew)), fit$thresholds), ref)
+  expect_equal(unname(cdf(predict(fitdf, data.frame(a = 1, temp = xnew),
+                                  interpolation = "linear"), fit$thresholds)), ref)
+  expect_equal(unname(cdf(predict(fitdf, data.frame(other = xnew),
+                                  interpolation = "linear"), fit$thresholds)), ref)
   xx <- d$x
   expect_identical(idr(d$y, xx)$xname, "xx")
   expect_identical(idr(d$y, cbind(u = d$x))$xname, "u")
@@ -192,7 +195,7 @@ test_that("predict() interpolates linearly in x and takes the nearest end outsid
 test_that("cdf() is the step function between thresholds", {
   fit <- idr(c(3, 1, 2), c(1, 2, 3))
   p <- predict(fit, c(1, 3))
-  expect_equal(cdf(p, c(-Inf, 0.5, 1, 1.5, 2, 2.99, 3, 10, Inf)),
+  expect_equal(unname(cdf(p, c(-Inf, 0.5, 1, 1.5, 2, 2.99, 3, 10, Inf))),
                rbind(c(0, 0, 0.5, 0.5, 2 / 3, 2 / 3, 1, 1, 1),
                      c(0, 0, 0, 0, 2 / 3, 2 / 3, 1, 1, 1)))
 })
@@ -241,7 +244,7 @@ test_that("qpred() is the generalised inverse of cdf()", {
   ref <- t(vapply(seq_len(nrow(G)), function(i) {
     vapply(a, function(al) t[which(if (al > 0) G[i, ] >= al else G[i, ] > 0)[1]], 0)
   }, numeric(length(a))))
-  expect_identical(q, ref)
+  expect_identical(unname(q), ref)
   # F(q(a)) >= a, and F just below q(a) is < a
   Fq <- t(vapply(seq_len(nrow(q)), function(i) cdf(p[i], q[i, ])[1, ], numeric(length(a))))
   expect_true(all(Fq >= matrix(a, nrow(q), length(a), byrow = TRUE)))
@@ -293,10 +296,13 @@ test_that("inputs are not modified", {
 
 test_that("bad input is a classed error naming the argument and position", {
   e <- function(expr, re) expect_error(expr, re, class = "gpuiso_error_input")
-  e(idr(c(1, NA, 3), 1:3), "`y`.*element 2 is NA")
+  # missing values are an error with na.fail (na.omit drops them: test-idr-front.R)
+  e(idr(c(1, NA, 3), 1:3, na.action = na.fail), "`y` has missing values \\(element 2 is NA\\)")
   e(idr(c(1, 2, Inf), 1:3), "`y`.*element 3 is Inf")
-  e(idr(1:3, c(1, NaN, 3)), "`X`.*element 2 is NaN")
-  e(idr(1:3, data.frame(a = c(1, 2, NA))), "`X`.*element 3 is NA")
+  e(idr(1:3, c(1, NaN, 3), na.action = na.fail), "`X`.*element 2 is NaN")
+  e(idr(1:3, data.frame(a = c(1, 2, NA)), na.action = "na.fail"), "`X`.*element 3 is NA")
+  e(idr(c(1, Inf, NA), 1:3), "`y` must be finite: element 2 is Inf")
+  e(idr(c(1, 2, NA), 1:3, na.action = na.pass), "`y` must be finite: element 3 is NA")
   e(idr(1:3, 1:4), "`y` and `X` must have the same length")
   e(idr(1:3, data.frame(a = 1:3, b = 1:3)), "`X` must have one column: it has 2")
   e(idr(1:3, cbind(1:3, 1:3)), "`X` must have one column")
@@ -305,7 +311,8 @@ test_that("bad input is a classed error naming the argument and position", {
   e(idr(1:3, factor(1:3)), "`X` must be numeric, not a factor")
   e(idr(numeric(), numeric()), "`y` must not be empty")
   e(idr(1:3, 1:3, weights = c(1, -1, 1)), "`weights`.*non-negative.*element 2")
-  e(idr(1:3, 1:3, weights = c(1, 1, NA)), "`weights`.*element 3 is NA")
+  e(idr(1:3, 1:3, weights = c(1, 1, NA), na.action = na.fail), "`weights`.*element 3 is NA")
+  e(idr(1:3, 1:3, weights = c(NA, -1, 1)), "`weights`.*non-negative.*element 2")
   e(idr(1:3, 1:3, weights = c(0, 0, 0)), "`weights` must not all be zero")
   e(idr(1:3, 1:3, weights = 1:2), "`weights` and `y` must have the same length")
   e(idr(1:3, 1:3, thresholds = c(1, NA)), "`thresholds`.*element 2 is NA")
@@ -314,14 +321,13 @@ test_that("bad input is a classed error naming the argument and position", {
   e(idr(1:3, 1:3, device = "tpu"), "`device`")
   fit <- idr(c(3, 1, 2), c(1, 2, 3))
   p <- predict(fit, 1:2)
-  e(predict(fit, c(1, NA)), "`newdata`.*element 2 is NA")
   e(predict(fit, data.frame(a = 1, b = 2)), "`newdata` must have a column `x`")
   e(cdf(1:3, 1), "`predictions`")
   e(cdf(p, c(1, NA)), "`thresholds`.*element 2 is NA")
   e(qpred(p, c(0.5, 1.5)), "`quantiles`.*\\[0, 1\\].*element 2 is 1.5")
   e(qpred(p, NA), "`quantiles`.*element 1 is NA")
   e(crps(p, 1:3), "`y` must have length 1 or the same length as the predictions \\(2\\)")
-  e(crps(p, c(1, NA)), "`y`.*element 2 is NA")
+  e(crps(p, c(1, Inf)), "`y`.*element 2 is Inf")
   e(crps(p), "`y` is missing")
   e(pit(p, 1), "`y` must have the same length as the predictions")
   e(pit(p, 1:2, randomize = NA), "`randomize`")
@@ -395,11 +401,11 @@ test_that("idr() on the GPU equals the CPU sweep and the per-threshold reference
 test_that("print, summary and plot methods run", {
   d <- random_idr_data(200, 13)
   fit <- idr(d$y, data.frame(temp = d$x))
-  expect_output(print(fit), "observations: 200")
+  expect_output(print(fit), "200 observations")
   s <- summary(fit)
   expect_identical(s$K, length(fit$thresholds))
   expect_equal(s$blocks, length(fit$value))
-  expect_output(print(s), "blocks per threshold")
+  expect_output(print(s), "per threshold: min")
   pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_identical(plot(fit), fit)

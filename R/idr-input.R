@@ -1,0 +1,259 @@
+# The input of idr(): a formula with `data` (evaluated by model.frame(), as
+# lm() does), or the vectors themselves; in both cases the rows with a
+# missing value in the response, the covariate or the weights pass through
+# `na.action`, and the names of the variables and of the observations are
+# kept for printing, plotting and dimnames.
+#
+# Both interfaces end in idr_observations_input(), which returns
+#   list(y, x, w (NULL for unit weights), na.action (the record, or NULL),
+#        names (of the rows kept, or NULL), yname, xname, terms (or NULL)).
+
+# The formula interface. `mcall` is idr()'s match.call(), `env` the frame
+# that idr() was called from; `formula` the evaluated first argument.
+idr_formula_input <- function(mcall, formula, na.action, env, call) {
+  args <- names(mcall)
+  if ("X" %in% args) {
+    if ("data" %in% args) {
+      abort_input(paste0("`X` is not used with a formula: the covariate is ",
+                         "the right-hand side of `y`, and `data` holds it."),
+                  call)
+    }
+    # idr(Ozone ~ Temp, airquality): the second argument is the data, as in lm()
+    args[args == "X"] <- "data"
+    names(mcall) <- args
+  }
+  mf <- mcall[c(1L, match(c("y", "data", "weights"), args, 0L))]
+  names(mf)[names(mf) == "y"] <- "formula"
+  mf[[1L]] <- quote(stats::model.frame)
+  mf$na.action <- quote(stats::na.pass)
+  mf$drop.unused.levels <- TRUE
+  frame <- tryCatch(eval(mf, env), error = function(e) {
+    abort_input(sprintf("The formula `%s` could not be evaluated: %s",
+                        deparse1(formula), conditionMessage(e)), call)
+  })
+  tt <- attr(frame, "terms")
+  if (attr(tt, "response") != 1L) {
+    abort_input(sprintf(paste0("The formula `%s` must have a response on its ",
+                               "left-hand side, as in `Ozone ~ Temp`."),
+                        deparse1(formula)), call)
+  }
+  labels <- attr(tt, "term.labels")
+  if (length(labels) != 1L || !labels %in% names(frame) ||
+      length(attr(tt, "variables")) != 3L || !is.null(attr(tt, "offset"))) {
+    abort_input(sprintf(paste0("The formula `%s` must have one covariate on ",
+                               "its right-hand side, as in `Ozone ~ Temp`: ",
+                               "it has %s."),
+                        deparse1(formula),
+                        if (length(labels)) paste0("`", labels, "`", collapse = ", ")
+                        else "none"), call)
+  }
+  rn <- rownames(frame)
+  automatic <- identical(rn, as.character(seq_len(nrow(frame))))
+  idr_observations_input(
+    y = stats::model.response(frame, "any"), x = frame[[labels]],
+    w = stats::model.weights(frame),
+    args = c(y = deparse1(formula[[2L]]), x = labels, w = "weights"),
+    na.action = na.action, names = if (!automatic) rn,
+    yname = deparse1(formula[[2L]]), xname = labels, terms = tt, call = call)
+}
+
+# The default interface: vectors y and X (X may be a one-column matrix or
+# data frame), weights NULL or a vector.
+idr_default_input <- function(y, X, weights, na.action, yexpr, xexpr, call) {
+  if (missing(X)) {
+    abort_input(paste0("`X` is missing: give the covariate, or a formula ",
+                       "such as `Ozone ~ Temp` with `data`."), call)
+  }
+  xname <- variable_name(X, xexpr, "x")
+  yname <- variable_name(y, yexpr, "y")
+  if (!is.null(dim(y)) && !(length(dim(y)) == 2L && ncol(y) == 1L)) {
+    abort_input(sprintf("`y` must be a vector, not a matrix with %.0f columns.",
+                        ncol(y)), call)
+  }
+  names <- observation_names(X)
+  if (is.null(names)) names <- observation_names(y)
+  if (is.data.frame(X) || is.matrix(X)) {
+    if (ncol(X) != 1L) {
+      abort_input(sprintf("`X` must have one column: it has %.0f.", ncol(X)),
+                  call)
+    }
+    X <- if (is.data.frame(X)) X[[1L]] else X[, 1L]
+  }
+  if (is.matrix(y)) y <- y[, 1L]
+  idr_observations_input(y = y, x = X, w = weights,
+                         args = c(y = "y", x = "X", w = "weights"),
+                         na.action = na.action, names = names, yname = yname,
+                         xname = xname, terms = NULL, call = call)
+}
+
+# The common part: checks (with positions in the data as given), the
+# na.action, and the checks that only the rows kept must pass.
+idr_observations_input <- function(y, x, w, args, na.action, names, yname,
+                                   xname, terms, call) {
+  y <- idr_numeric_column(y, args[["y"]], call)
+  x <- idr_numeric_column(x, args[["x"]], call)
+  if (!length(y)) abort_input(sprintf("`%s` must not be empty.", args[["y"]]), call)
+  check_same_length(y, x, args[["y"]], args[["x"]], call)
+  if (!is.null(w)) {
+    w <- idr_numeric_column(w, args[["w"]], call, nonneg = TRUE)
+    check_same_length(w, y, args[["w"]], args[["y"]], call)
+  }
+  frame <- data.frame(y = y, x = x)
+  if (!is.null(w)) frame[["w"]] <- w
+  # the names become row names (which name what na.action drops) when they
+  # can: unique and none missing
+  as_rows <- !is.null(names) && !anyNA(names) && !anyDuplicated(names)
+  if (as_rows) attr(frame, "row.names") <- as.character(names)
+  # a bad `na.action` is an error even when nothing is missing
+  apply_na_action(frame[0L, , drop = FALSE], na.action, call)
+  missing <- !stats::complete.cases(frame)
+  na <- NULL
+  if (any(missing)) {
+    first <- which(missing)[1L]
+    col <- which(is.na(unlist(frame[first, ], use.names = FALSE)))[1L]
+    arg <- args[[c("y", "x", "w")[col]]]
+    kept <- tryCatch(apply_na_action(frame, na.action, call),
+                     gpuiso_error_input = function(e) {
+      abort_input(sprintf(paste0("`%s` has missing values (element %.0f is ",
+                                 "%s), and `na.action` refuses them: %s"),
+                          arg, first, describe_value(frame[[col]][first]),
+                          sub("^Missing values: ", "", conditionMessage(e))),
+                  call)
+    })
+    frame <- kept$frame
+    na <- kept$na.action
+    if (as_rows) {
+      names <- row.names(frame)
+    } else if (!is.null(names) && !is.null(na)) {
+      names <- names[-na]
+    }
+    if (!nrow(frame)) {
+      abort_input(sprintf(paste0("No observations are left: every row has a ",
+                                 "missing value in `%s`, `%s`%s."),
+                          args[["y"]], args[["x"]],
+                          if (is.null(w)) "" else sprintf(" or `%s`", args[["w"]])),
+                  call)
+    }
+    # what na.action left (na.pass leaves everything): no NA may remain
+    for (v in c("y", "x", "w")) {
+      if (!is.null(frame[[v]])) check_values(frame[[v]], args[[v]], call)
+    }
+  }
+  w <- frame[["w"]]
+  if (!is.null(w) && !any(w > 0)) {
+    abort_input(sprintf("`%s` must not all be zero.", args[["w"]]), call)
+  }
+  list(y = frame[["y"]], x = frame[["x"]], w = w, na.action = na, names = names,
+       yname = yname, xname = xname, terms = terms)
+}
+
+# A numeric vector (no factor, no matrix of several columns), NA allowed;
+# other values finite (and non-negative with `nonneg`), with the position
+# in the data as given.
+idr_numeric_column <- function(v, arg, call, nonneg = FALSE) {
+  if (is.matrix(v) && ncol(v) == 1L) v <- v[, 1L]
+  if (is.matrix(v)) {
+    abort_input(sprintf("`%s` must be a vector, not a matrix with %.0f columns.",
+                        arg, ncol(v)), call)
+  }
+  check_values_or_na(v, arg, call, nonneg = nonneg)
+}
+
+# Numbers, each finite (and non-negative with `nonneg`) or missing, as
+# plain doubles (names and dims dropped); an error names the first bad
+# position.
+check_values_or_na <- function(v, arg, call, nonneg = FALSE) {
+  if (is.factor(v)) {
+    abort_input(sprintf("`%s` must be numeric, not a factor.", arg), call)
+  }
+  v <- check_newdata(v, arg, call)
+  na <- is.na(v)
+  if (any(na)) {
+    probe <- v
+    probe[na] <- 0
+    check_values(probe, arg, call, nonneg = nonneg)
+  } else {
+    check_values(v, arg, call, nonneg = nonneg)
+  }
+  v
+}
+
+# The name of a variable: its column name when it is a one-column matrix or
+# data frame, else the expression it was given as (a name such as `Temp`,
+# or a short expression such as `aq$Temp`), else `default`.
+variable_name <- function(v, expr, default) {
+  nm <- if (is.data.frame(v) || is.matrix(v)) colnames(v)
+  if (length(nm) == 1L && !is.na(nm) && nzchar(nm)) return(nm)
+  if (is.name(expr)) return(as.character(expr))
+  if (is.call(expr) && !identical(expr[[1L]], as.name("c"))) {
+    text <- deparse1(expr)
+    if (nchar(text) <= 40L) return(text)
+  }
+  default
+}
+
+# Names of observations: vector names, matrix row names, or data frame row
+# names that are not automatic; NULL when there are none.
+observation_names <- function(v) {
+  if (is.data.frame(v)) {
+    return(if (.row_names_info(v) > 0L) row.names(v))
+  }
+  if (is.matrix(v)) return(rownames(v))
+  names(v)
+}
+
+# The covariate of an IDR fit at new points: `newdata` a vector, a matrix or
+# a data frame (or list). For a fit from a formula, a data frame with the
+# variables of the covariate's term is evaluated as the fit's data were;
+# otherwise the column named like the covariate is taken, or the only one.
+# Returns list(x = plain doubles with NA allowed, names).
+idr_newdata <- function(newdata, fit, arg, call) {
+  if (is.list(newdata) && !is.data.frame(newdata)) {
+    newdata <- tryCatch(as.data.frame(newdata, optional = TRUE),
+                        error = function(e) {
+      abort_input(sprintf("`%s` must be a data frame, a list of columns of equal length or a numeric vector.",
+                          arg), call)
+    })
+  }
+  names <- observation_names(newdata)
+  if (is.data.frame(newdata) || is.matrix(newdata)) {
+    x <- idr_newdata_column(newdata, fit, arg, call)
+  } else {
+    x <- newdata
+  }
+  if (is.factor(x)) {
+    abort_input(sprintf("`%s` must be numeric, not a factor.", arg), call)
+  }
+  x <- check_newdata(x, arg, call)
+  list(x = x, names = names)
+}
+
+idr_newdata_column <- function(newdata, fit, arg, call) {
+  cols <- colnames(newdata)
+  tt <- fit$terms
+  if (is.data.frame(newdata) && !is.null(tt)) {
+    rhs <- stats::delete.response(tt)
+    if (all(all.vars(rhs) %in% cols)) {
+      frame <- tryCatch(
+        stats::model.frame(rhs, newdata, na.action = stats::na.pass),
+        error = function(e) {
+          abort_input(sprintf("The covariate `%s` could not be evaluated in `%s`: %s",
+                              fit$xname, arg, conditionMessage(e)), call)
+        })
+      return(frame[[1L]])
+    }
+  }
+  # the covariate's name, or the part after `$` of a name such as `aq$Temp`
+  wanted <- unique(c(fit$xname, sub("^.*\\$[[:space:]]*`?([^`]*)`?$", "\\1", fit$xname)))
+  hit <- wanted[wanted %in% cols]
+  if (length(hit)) {
+    return(if (is.data.frame(newdata)) newdata[[hit[1L]]] else newdata[, hit[1L]])
+  }
+  if (ncol(newdata) == 1L) {
+    return(if (is.data.frame(newdata)) newdata[[1L]] else newdata[, 1L])
+  }
+  abort_input(sprintf("`%s` must have a column `%s`, the covariate of the fit.",
+                      arg, if (is.null(tt)) fit$xname else
+                        paste(all.vars(stats::delete.response(tt)), collapse = "`, `")),
+              call)
+}
