@@ -113,9 +113,9 @@
 #' range(iso_calibrate(clicked ~ score, data = d, y_min = 0.01,
 #'                     y_max = 0.99)$curves[[1]]$value)
 iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
+                          device = getOption("gpuiso.device", "auto"),
                           data = NULL, na.action = na.omit,
-                          y_min = 0, y_max = 1,
-                          device = getOption("gpuiso.device", "auto")) {
+                          y_min = 0, y_max = 1) {
   call <- match.call()
   ecall <- sys.call()
   if (missing(scores)) {

@@ -37,6 +37,9 @@ test_that("the formula interface gives the fit of the default interface", {
   ww <- d$w
   expect_identical(fit_core(iso_calibrate(clicked ~ score | country, data = d, weights = ww)),
                    fit_core(fw))
+  # the arguments of earlier versions keep their places
+  expect_identical(fit_core(iso_calibrate(d$score, d$clicked, NULL, d$country, "cpu")),
+                   fit_core(vg))
   # data in second place, as lm(y ~ x, d); variables from the environment
   expect_identical(fit_core(iso_calibrate(clicked ~ score | country, d)), fit_core(fg))
   score <- d$score
