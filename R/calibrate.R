@@ -5,8 +5,27 @@
 #' into one point (the weighted mean of their outcomes, so that equal scores
 #' always get one calibrated value), and the isotonic regression of the
 #' outcomes on the scores is fitted by the engine of [isotonic()]. With
-#' `groups`, each group gets its own curve, and all curves are fitted in one
+#' groups, each group gets its own curve, and all curves are fitted in one
 #' batched engine call.
+#'
+#' The model is given either as a formula, `outcome ~ score` or
+#' `outcome ~ score | group`, whose variables are looked up in `data` (then
+#' in the formula's environment) as [lm()] does; or as vectors, `scores`,
+#' `outcomes` and optionally `weights` and `groups`. Both give the same fit.
+#' With a formula, `weights` is evaluated in `data` too.
+#'
+#' Observations with a missing value (`NA`) in the outcome, the score, the
+#' weight or the group are handled by `na.action`, as in [lm()]: with
+#' [na.omit()] (the default) or [na.exclude()] they are left out of the fit
+#' and recorded in its `na.action` component, and with [na.exclude()] the
+#' in-sample results ([fitted()][fitted.gpuiso_calibration],
+#' [residuals()][residuals.gpuiso_calibration], [predict()] without new
+#' data) have an `NA` in their place; [na.fail()] makes them an error.
+#'
+#' `y_min` and `y_max` bound the calibrated values (scikit-learn's options
+#' of the same names), for instance to keep them away from 0 and 1 where a
+#' log loss is to be computed. The isotonic fit under such bounds is the
+#' unbounded fit clipped to them, which is how they are applied: exactly.
 #'
 #' On the GPU (`device = "gpu"`, or `"auto"` from 2^16 scores when one is
 #' available) the sort, the pooling of ties and the fit all run on the
@@ -15,80 +34,345 @@
 #' GPU.
 #'
 #' @param scores Finite numeric scores, on any scale (probabilities, logits,
-#'   margins): only their order matters.
+#'   margins): only their order matters. Or a formula, `outcome ~ score`, or
+#'   `outcome ~ score | group` for one curve per group; then `outcomes` and
+#'   `groups` are not given.
 #' @param outcomes The observed outcomes, one per score: logical, 0/1, or
-#'   probabilities in \[0, 1\].
+#'   probabilities in \[0, 1\]. (With a formula, a data frame given here is
+#'   taken as `data`, so that `iso_calibrate(y ~ s, d)` works as `lm()`
+#'   does.)
 #' @param weights `NULL` (all weights one), or non-negative finite weights,
-#'   one per score, not all zero within a group.
+#'   one per score, not all zero within a group. With a formula, evaluated
+#'   in `data` first.
 #' @param groups `NULL` for one curve, or one label per score: one curve per
 #'   distinct label. Every group needs at least two distinct scores.
+#' @param data With a formula: a data frame (or list, or environment) that
+#'   holds its variables. Not used without a formula.
+#' @param na.action What to do with observations that have a missing value:
+#'   a function such as [na.omit()] (the default), [na.exclude()] or
+#'   [na.fail()], or its name.
+#' @param y_min,y_max Bounds on the calibrated values, numbers in \[0, 1\]
+#'   with `y_min <= y_max`; `NULL` is no bound (0 and 1).
 #' @inheritParams isotonic
-#' @return An object of class `"gpuiso_calibration"`: a list with `curves`
-#'   (one data frame per group, with the distinct `score`s, the calibrated
-#'   `value` at each, and the summed `weight` of the scores pooled there),
-#'   `groups` (the labels, or `NULL`), `n` (the number of scores), `device`
-#'   (the engine that fitted) and `call`. It has methods for [print()],
-#'   [summary()], [plot()] and [predict()][predict.gpuiso_calibration].
+#' @return An object of class `"gpuiso_calibration"`: a list with
+#'   \describe{
+#'   \item{curves}{one data frame per group, with the distinct `score`s, the
+#'     calibrated `value` at each, and the summed `weight` of the scores
+#'     pooled there.}
+#'   \item{groups}{the group labels, or `NULL`.}
+#'   \item{n}{the number of scores fitted (after `na.action`).}
+#'   \item{variables}{the names of the `outcome`, the `score` and the `group`
+#'     variable (`NA` without groups): from the formula, or from the
+#'     arguments where they are variables (`d$score` gives `"score"`). They
+#'     label printed output and plots, and [predict()] looks for them in a
+#'     data frame of new data.}
+#'   \item{y_min, y_max}{the bounds.}
+#'   \item{na.action}{the record of the observations left out, as in [lm()]
+#'     (`NULL` if none).}
+#'   \item{data}{the `scores`, `outcomes`, `weights` and group `code`s of the
+#'     fit, for the in-sample methods: the vectors given (or the formula's
+#'     variables) where nothing was missing, not copies of them (scores and
+#'     weights as doubles).}
+#'   \item{device}{the engine that fitted, `"cpu"` or `"gpu"`.}
+#'   \item{call}{the matched call.}
+#'   }
+#'   It has methods for [predict()][predict.gpuiso_calibration],
+#'   [print()], [summary()], [plot()][plot.gpuiso_calibration],
+#'   [fitted()][fitted.gpuiso_calibration], [residuals()] and [nobs()].
 #' @references
 #' Zadrozny, B. and Elkan, C. (2002). Transforming classifier scores into
 #' accurate multiclass probability estimates. In *Proceedings of the 8th ACM
 #' SIGKDD International Conference on Knowledge Discovery and Data Mining*,
 #' 694--699. \doi{10.1145/775047.775151}
-#' @seealso [reliability_diagram()] and [calibration_error()] to assess
-#'   forecasts; [isotonic()] for the engine.
+#' @seealso [predict.gpuiso_calibration()] and [prediction] for the
+#'   calibrated values at new scores; [reliability_diagram()] and
+#'   [calibration_error()] to assess forecasts; [isotonic()] for the engine.
 #' @export
 #' @examples
 #' set.seed(1)
-#' score <- runif(2000)
-#' click <- rbinom(2000, 1, score^2) # the scores are too high
-#' cal <- iso_calibrate(score, click)
+#' d <- data.frame(score = runif(2000),
+#'                 country = sample(c("DE", "FR", "IT"), 2000, replace = TRUE))
+#' d$clicked <- rbinom(2000, 1, d$score^2) # the scores are too high
+#' cal <- iso_calibrate(clicked ~ score, data = d)
 #' cal
 #' predict(cal, c(0.1, 0.5, 0.9))
 #'
-#' # one curve per segment, in one call
-#' segment <- sample(c("a", "b", "c"), 2000, replace = TRUE)
-#' cal_seg <- iso_calibrate(score, click, groups = segment)
-#' predict(cal_seg, c(0.5, 0.5), groups = c("a", "c"))
+#' # the same fit from vectors
+#' all.equal(cal$curves, iso_calibrate(d$score, d$clicked)$curves)
+#'
+#' # one curve per country, in one call; new data found by name
+#' cal_c <- iso_calibrate(clicked ~ score | country, data = d)
+#' predict(cal_c, data.frame(score = c(0.5, 0.5), country = c("DE", "IT")))
+#'
+#' # missing values are left out (na.omit) or padded back (na.exclude)
+#' d$score[3] <- NA
+#' cal_na <- iso_calibrate(clicked ~ score, data = d, na.action = na.exclude)
+#' head(fitted(cal_na))
+#'
+#' # calibrated values kept within [0.01, 0.99]
+#' range(iso_calibrate(clicked ~ score, data = d, y_min = 0.01,
+#'                     y_max = 0.99)$curves[[1]]$value)
 iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
-                          device = getOption("gpuiso.device", "auto")) {
-  call <- sys.call()
-  scores <- as.vector(check_values(scores, "scores", call))
-  outcomes <- check_unit_interval(outcomes, "outcomes", call)
-  check_same_length(scores, outcomes, "scores", "outcomes", call)
-  if (!is.null(weights)) {
-    weights <- as.vector(check_values(weights, "weights", call, nonneg = TRUE))
-    check_same_length(scores, weights, "scores", "weights", call)
+                          device = getOption("gpuiso.device", "auto"),
+                          data = NULL, na.action = na.omit,
+                          y_min = 0, y_max = 1) {
+  call <- match.call()
+  ecall <- sys.call()
+  if (missing(scores)) {
+    abort_input("`scores` must be given: a numeric vector or a formula.", ecall)
   }
-  if (!length(scores)) abort_input("`scores` must not be empty.", call)
-  g <- check_labels(groups, length(scores), call)
+  if (inherits(scores, "formula")) {
+    if (!missing(outcomes) && is.null(data) &&
+        (is.data.frame(outcomes) || is.environment(outcomes))) {
+      data <- outcomes
+    } else if (!missing(outcomes)) {
+      abort_input(paste0("`outcomes` must not be given with a formula: the ",
+                         "outcome is its left-hand side."), ecall)
+    }
+    if (!is.null(groups)) {
+      abort_input(paste0("`groups` must not be given with a formula: write ",
+                         "`outcome ~ score | group`."), ecall)
+    }
+    v <- calibration_formula(scores, data, substitute(weights),
+                             function() weights, ecall)
+  } else {
+    if (!is.null(data)) {
+      abort_input(paste0("`data` is used with a formula only: write ",
+                         "`iso_calibrate(outcome ~ score, data = ...)`."), ecall)
+    }
+    if (missing(outcomes)) {
+      abort_input("`outcomes` must be given: one per score.", ecall)
+    }
+    v <- list(outcomes = outcomes, scores = scores, weights = weights,
+              groups = groups,
+              names = c(outcome = variable_name(substitute(outcomes), "outcome"),
+                        score = variable_name(substitute(scores), "score"),
+                        group = if (is.null(groups)) NA_character_
+                                else variable_name(substitute(groups), "group")),
+              row_names = NULL)
+  }
+  fit_calibration(v, na.action, y_min, y_max, device, call, ecall)
+}
+
+# The name of a variable passed as an argument: its own name (`score`), the
+# element it extracts (`d$score`, `d[["score"]]`), or `default` for any
+# other expression.
+variable_name <- function(expr, default) {
+  if (is.name(expr)) return(as.character(expr))
+  if (is.call(expr) && length(expr) == 3L &&
+      (identical(expr[[1L]], as.name("$")) || identical(expr[[1L]], as.name("[[")))) {
+    el <- expr[[3L]]
+    if (is.name(el) && identical(expr[[1L]], as.name("$"))) return(as.character(el))
+    if (is.character(el) && length(el) == 1L) return(el)
+  }
+  default
+}
+
+# Formula operators that would make the score (or the group) more than one
+# variable; arithmetic goes inside I().
+formula_operators <- c("+", "-", "*", "/", ":", "^", "%in%", "|", "~")
+
+# outcome ~ score [| group], evaluated in `data` and then in the formula's
+# environment; the weights likewise (`wexpr`, falling back to the value of
+# the argument `weights()` where the expression cannot be evaluated there).
+calibration_formula <- function(formula, data, wexpr, weights, call) {
+  if (length(formula) != 3L) {
+    abort_input(paste0("`scores` must be a two-sided formula: ",
+                       "`outcome ~ score` or `outcome ~ score | group`."), call)
+  }
+  if (is.matrix(data)) data <- as.data.frame(data)
+  if (!is.null(data) && !is.list(data) && !is.environment(data)) {
+    abort_input(sprintf("`data` must be a data frame, a list or an environment, not %s.",
+                        describe_type(data)), call)
+  }
+  env <- environment(formula)
+  if (is.null(env)) env <- parent.frame(2L)
+  rhs <- formula[[3L]]
+  group_expr <- NULL
+  if (is.call(rhs) && identical(rhs[[1L]], as.name("|"))) {
+    group_expr <- rhs[[3L]]
+    rhs <- rhs[[2L]]
+  }
+  one_variable(rhs, "score", call)
+  if (!is.null(group_expr)) one_variable(group_expr, "group", call)
+  ev <- function(expr, what) {
+    x <- tryCatch(eval(expr, data, env), error = function(e) {
+      abort_input(sprintf("The %s of the formula, `%s`, could not be evaluated: %s",
+                          what, deparse1(expr), conditionMessage(e)), call)
+    })
+    strip_asis(x)
+  }
+  out <- list(outcomes = ev(formula[[2L]], "outcome"), scores = ev(rhs, "score"),
+              weights = NULL,
+              groups = if (!is.null(group_expr)) ev(group_expr, "group"),
+              names = c(outcome = deparse1(formula[[2L]]), score = deparse1(rhs),
+                        group = if (is.null(group_expr)) NA_character_
+                                else deparse1(group_expr)),
+              row_names = NULL)
+  if (!is.null(wexpr)) {
+    out$weights <- strip_asis(tryCatch(eval(wexpr, data, env),
+                                       error = function(e) weights()))
+  }
+  if (is.data.frame(data)) out$row_names <- attr(data, "row.names")
+  out
+}
+
+# I(x) is x.
+strip_asis <- function(x) {
+  if (inherits(x, "AsIs")) oldClass(x) <- setdiff(oldClass(x), "AsIs")
+  x
+}
+
+one_variable <- function(expr, what, call) {
+  bad <- identical(expr, as.name(".")) ||
+    is.call(expr) && as.character(expr[[1L]])[1L] %in% formula_operators
+  if (bad) {
+    abort_input(sprintf(paste0("The formula must have one %s variable, not `%s`: ",
+                               "write `outcome ~ score | group`, with arithmetic ",
+                               "inside I() and several groups combined by ",
+                               "interaction()."), what, deparse1(expr)), call)
+  }
+}
+
+# The inputs `v` (outcomes, scores, weights, groups, names, row_names)
+# checked, passed through the na.action, and fitted.
+fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
+  bounds <- check_bounds(y_min, y_max, ecall)
+  v <- calibration_missing(v, na.action, ecall)
+  scores <- as.vector(check_values(v$scores, "scores", ecall))
+  outcomes <- check_unit_interval(v$outcomes, "outcomes", ecall)
+  check_same_length(scores, outcomes, "scores", "outcomes", ecall)
+  weights <- v$weights
+  if (!is.null(weights)) {
+    weights <- as.vector(check_values(weights, "weights", ecall, nonneg = TRUE))
+    check_same_length(scores, weights, "scores", "weights", ecall)
+  }
+  if (!length(scores)) {
+    abort_input(if (is.null(v$na.action)) "`scores` must not be empty." else
+                  "`scores` must not be empty: every observation has a missing value.",
+                ecall)
+  }
+  g <- check_labels(v$groups, length(scores), ecall)
   label <- function(b) {
     if (is.null(g)) NULL else sprintf("group %s", encodeString(g$labels[b], quote = "\""))
   }
-  device <- resolve_device(device, length(scores), call)
+  device <- resolve_device(device, length(scores), ecall)
   # On the GPU the sort and the pooling of ties happen on the device too;
   # zero weights (rare) are pooled on the CPU, as is anything the device
   # sort cannot take.
   pooled <- NULL
   if (device == "gpu" && (is.null(weights) || min(weights) > 0)) {
-    pooled <- gpu_calibrate(scores, outcomes, weights, g, call)
+    pooled <- gpu_calibrate(scores, outcomes, weights, g, ecall)
   }
   if (is.null(pooled)) {
     pooled <- pool_scores(scores, outcomes, weights, g)
-    check_distinct_scores(pooled$offsets, label, call)
-    if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, call)
+    check_distinct_scores(pooled$offsets, label, ecall)
+    if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, ecall)
     # the pooled points weigh what they pool: counts, or summed weights
     res <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
-                      decreasing = FALSE, device = device, call = call)
+                      decreasing = FALSE, device = device, call = ecall)
     pooled$value <- pmin(pmax(res$fit, 0), 1)
     pooled$device <- res$device
   } else {
-    check_distinct_scores(pooled$offsets, label, call)
+    check_distinct_scores(pooled$offsets, label, ecall)
+  }
+  # under bounds the isotonic fit is the unbounded one, clipped
+  if (bounds[1L] > 0 || bounds[2L] < 1) {
+    pooled$value <- pmin(pmax(pooled$value, bounds[1L]), bounds[2L])
   }
   curves <- split_curves(pooled)
   names(curves) <- g$labels
   structure(list(curves = curves, groups = g$labels, n = length(scores),
+                 variables = v$names, y_min = bounds[1L], y_max = bounds[2L],
+                 na.action = v$na.action,
+                 # the outcomes as given (integer 0/1 stay integer), the rest
+                 # as the engine took them: no further copies
+                 data = list(scores = scores,
+                             outcomes = if (is.null(dim(v$outcomes))) v$outcomes
+                                        else as.vector(v$outcomes),
+                             weights = weights, code = g$code),
                  device = pooled$device, call = call),
             class = "gpuiso_calibration")
+}
+
+# y_min and y_max: numbers in [0, 1] (NULL: 0 and 1), y_min <= y_max.
+check_bounds <- function(y_min, y_max, call) {
+  one <- function(x, arg, default) {
+    if (is.null(x)) return(default)
+    if (!is.numeric(x) || is.object(x) || length(x) != 1L || is.na(x) ||
+        x < 0 || x > 1) {
+      abort_input(sprintf("`%s` must be one number in [0, 1] (or NULL), not %s.",
+                          arg, if (is.numeric(x) && length(x) == 1L) describe_value(x)
+                               else describe_type(x)), call)
+    }
+    as.double(x)
+  }
+  lo <- one(y_min, "y_min", 0)
+  hi <- one(y_max, "y_max", 1)
+  if (lo > hi) {
+    abort_input(sprintf("`y_min` must not exceed `y_max`: %s > %s.",
+                        describe_value(lo), describe_value(hi)), call)
+  }
+  c(lo, hi)
+}
+
+# Observations with a missing value go through the na.action, as in lm():
+# returns `v` with the rows kept and the na.action's record. The data pass
+# untouched (no frame, no copies) where nothing is missing and the
+# na.action is one of R's own.
+calibration_missing <- function(v, na.action, call) {
+  cols <- list(v$outcomes, v$scores, v$groups, v$weights)
+  cols <- cols[!vapply(cols, is.null, NA)]
+  # anything but plain vectors of one length goes to the checks as it is
+  plain <- vapply(cols, function(x) is.atomic(x) && (is.null(dim(x)) ||
+                                                       length(dim(x)) == 2L && ncol(x) == 1L),
+                  NA)
+  if (!all(plain)) return(v)
+  n <- length(v$scores)
+  lens <- lengths(cols)
+  if (any(lens != n)) {
+    check_same_length(v$scores, v$outcomes, "scores", "outcomes", call)
+    if (!is.null(v$weights)) check_same_length(v$scores, v$weights, "scores", "weights", call)
+    check_label_vector(v$groups, n, "scores", "score", call)
+  }
+  if (!any(vapply(cols, anyNA, NA)) && is_own_na_action(na.action)) return(v)
+  drop_dim <- function(x) if (is.null(x) || is.null(dim(x))) x else as.vector(x)
+  frame <- list(drop_dim(v$outcomes), drop_dim(v$scores))
+  nm <- v$names[c("outcome", "score")]
+  if (!is.null(v$groups)) {
+    frame <- c(frame, list(drop_dim(v$groups)))
+    nm <- c(nm, v$names[["group"]])
+  }
+  if (!is.null(v$weights)) {
+    frame <- c(frame, list(drop_dim(v$weights)))
+    nm <- c(nm, "(weights)")
+  }
+  rn <- v$row_names
+  if (is.null(rn) || length(rn) != n) rn <- c(NA_integer_, -n)
+  frame <- structure(frame, names = make.unique(unname(nm)), class = "data.frame",
+                     row.names = rn)
+  res <- apply_na_action(frame, na.action, call)
+  kept <- res$frame
+  if (!is.data.frame(kept) || length(kept) != length(frame)) {
+    abort_input("`na.action` must return the data frame it is given, rows removed.", call)
+  }
+  v$outcomes <- kept[[1L]]
+  v$scores <- kept[[2L]]
+  if (!is.null(v$groups)) v$groups <- kept[[3L]]
+  if (!is.null(v$weights)) v$weights <- kept[[length(kept)]]
+  v$na.action <- res$na.action
+  v
+}
+
+# na.omit, na.exclude, na.fail or na.pass (or a name of one): with no
+# missing value, each leaves the data as they are.
+is_own_na_action <- function(na.action) {
+  if (is.null(na.action)) return(TRUE)
+  if (is.character(na.action) && length(na.action) == 1L) {
+    return(na.action %in% c("na.omit", "na.exclude", "na.fail", "na.pass"))
+  }
+  any(vapply(list(stats::na.omit, stats::na.exclude, stats::na.fail, stats::na.pass),
+             identical, NA, na.action))
 }
 
 # Sorted, pooled and fitted on the GPU: list(score, value, weight, offsets,
@@ -130,155 +414,4 @@ check_distinct_scores <- function(offsets, label, call) {
   where <- label(b)
   abort_input(sprintf("`scores` must have at least two distinct values%s.",
                       if (is.null(where)) "" else paste(" in", where)), call)
-}
-
-#' Calibrated probabilities for new scores
-#'
-#' Evaluates the curves of [iso_calibrate()] at new scores: between the
-#' fitted scores by linear interpolation (the default) or as a step
-#' function (the value at the nearest fitted score at or below), and outside
-#' them by the value at the nearer end (clipped to the fitted range). The
-#' results lie in \[0, 1\].
-#'
-#' @param object A `"gpuiso_calibration"` object.
-#' @param newscores Numeric scores; `NA` gives `NA`.
-#' @param groups For a calibration fitted with `groups`, one label per new
-#'   score (or one label for all); every label must have been seen in the
-#'   fit.
-#' @param interpolation `"linear"` or `"constant"`.
-#' @param ... Unused.
-#' @return The calibrated probabilities, one per new score.
-#' @export
-#' @examples
-#' cal <- iso_calibrate(c(0.1, 0.4, 0.35, 0.8), c(0, 1, 0, 1))
-#' predict(cal, c(0, 0.2, 0.5, 1))
-#' predict(cal, c(0, 0.2, 0.5, 1), interpolation = "constant")
-predict.gpuiso_calibration <- function(object, newscores, groups = NULL,
-                                       interpolation = c("linear", "constant"),
-                                       ...) {
-  call <- sys.call()
-  interpolation <- check_choice(interpolation, c("linear", "constant"),
-                                "interpolation", call)
-  if (!(is.numeric(newscores) || is.logical(newscores) && all(is.na(newscores)))) {
-    abort_input(sprintf("`newscores` must be numeric, not %s.",
-                        describe_type(newscores)), call)
-  }
-  x <- as.double(newscores)
-  code <- prediction_groups(object, groups, length(x), call)
-  out <- rep(NA_real_, length(x))
-  # one split of the indices, not one scan of them per group
-  for (i in split(seq_along(x), code)) {
-    out[i] <- eval_curve(object$curves[[code[i[1L]]]], x[i], interpolation)
-  }
-  out
-}
-
-prediction_groups <- function(object, groups, n, call) {
-  if (is.null(object$groups)) {
-    if (!is.null(groups)) {
-      abort_input("`groups` must be NULL: the calibration was fitted without groups.",
-                  call)
-    }
-    return(rep.int(1L, n))
-  }
-  if (is.null(groups)) {
-    abort_input(paste0("`groups` must give the group of each new score: the ",
-                       "calibration has one curve per group."), call)
-  }
-  if (length(groups) == 1L) groups <- rep(groups, n)
-  if (length(groups) != n) {
-    abort_input(sprintf(paste0("`groups` must have one label per new score: ",
-                               "`newscores` has length %.0f, `groups` has length %.0f."),
-                        n, length(groups)), call)
-  }
-  code <- match(as.character(groups), object$groups)
-  bad <- which(is.na(code))[1L]
-  if (!is.na(bad)) {
-    abort_input(sprintf("`groups` must be groups seen in the fit: %s (element %.0f) is not one.",
-                        encodeString(as.character(groups[bad]), quote = "\""), bad),
-                call)
-  }
-  code
-}
-
-eval_curve <- function(curve, x, interpolation) {
-  s <- curve$score
-  v <- curve$value
-  ok <- !is.na(x)
-  out <- rep(NA_real_, length(x))
-  if (interpolation == "linear") {
-    out[ok] <- stats::approx(s, v, xout = x[ok], rule = 2, ties = "ordered")$y
-  } else {
-    out[ok] <- v[pmax(findInterval(x[ok], s), 1L)]
-  }
-  pmin(pmax(out, 0), 1)
-}
-
-#' @export
-print.gpuiso_calibration <- function(x, ...) {
-  k <- length(x$curves)
-  pts <- sum(vapply(x$curves, nrow, 1L))
-  blocks <- sum(vapply(x$curves, function(cv) count_runs(cv$value), 1))
-  cat(sprintf("Isotonic calibration of %.0f scores (%.0f distinct)%s, fitted on the %s\n",
-              x$n, pts, if (k > 1L || !is.null(x$groups)) sprintf(" in %d groups", k) else "",
-              toupper(x$device)))
-  cat(sprintf("  %.0f steps in all; calibrated values from %.4g to %.4g\n", blocks,
-              min(vapply(x$curves, function(cv) min(cv$value), 0)),
-              max(vapply(x$curves, function(cv) max(cv$value), 0))))
-  invisible(x)
-}
-
-count_runs <- function(v) if (length(v)) 1 + sum(diff(v) != 0) else 0
-
-#' @export
-summary.gpuiso_calibration <- function(object, ...) {
-  rows <- lapply(object$curves, function(cv) {
-    data.frame(distinct = nrow(cv),
-               steps = count_runs(cv$value), min_score = min(cv$score),
-               max_score = max(cv$score),
-               mean_outcome = sum(cv$weight * cv$value) / sum(cv$weight),
-               min_value = min(cv$value), max_value = max(cv$value))
-  })
-  tab <- do.call(rbind, rows)
-  rownames(tab) <- if (is.null(object$groups)) "all" else object$groups
-  structure(list(table = tab, n = object$n, device = object$device),
-            class = "summary.gpuiso_calibration")
-}
-
-#' @export
-print.summary.gpuiso_calibration <- function(x, ...) {
-  cat(sprintf("Isotonic calibration of %.0f scores, fitted on the %s\n", x$n,
-              toupper(x$device)))
-  print(x$table, digits = 4)
-  invisible(x)
-}
-
-#' @export
-plot.gpuiso_calibration <- function(x, group = 1L, interpolation = c("linear", "constant"),
-                                    xlab = "score", ylab = "calibrated probability",
-                                    main = NULL, ...) {
-  call <- sys.call()
-  interpolation <- check_choice(interpolation, c("linear", "constant"),
-                                "interpolation", call)
-  b <- if (is.character(group)) match(group, x$groups) else as.integer(group)
-  if (length(b) != 1L || is.na(b) || b < 1L || b > length(x$curves)) {
-    abort_input("`group` must name or number one group of the calibration.", call)
-  }
-  cv <- x$curves[[b]]
-  if (is.null(main)) {
-    main <- if (is.null(x$groups)) "Isotonic calibration"
-            else paste("Isotonic calibration, group", x$groups[b])
-  }
-  graphics::plot(range(cv$score), c(0, 1), type = "n", xlab = xlab, ylab = ylab,
-                 main = main, ...)
-  # the scores' histogram, scaled to the lower quarter of the panel
-  br <- pretty(range(cv$score), 30)
-  h <- as.vector(rowsum(cv$weight, findInterval(cv$score, br, rightmost.closed = TRUE),
-                        reorder = TRUE))
-  bins <- sort(unique(findInterval(cv$score, br, rightmost.closed = TRUE)))
-  graphics::rect(br[bins], 0, br[bins + 1L], 0.25 * h / max(h), col = "grey90",
-                 border = "grey75")
-  graphics::lines(cv$score, cv$value, type = if (interpolation == "linear") "l" else "s",
-                  lwd = 2, col = "steelblue4")
-  invisible(x)
 }

@@ -19,7 +19,10 @@
 #'   `calibrated` (the recalibrated forecasts, in the order of the input),
 #'   `curve` (a data frame of the distinct `forecast`s, their recalibrated
 #'   values `calibrated` and the `count` of forecasts at each), `score`,
-#'   `mcb`, `dsc` and `unc`. It has [print()] and [plot()] methods.
+#'   `mcb`, `dsc` and `unc`, `n` (the number of forecasts) and `variables`
+#'   (the names of the forecast and outcome variables, where they were
+#'   passed as variables, else `NA`). It has [print()] and
+#'   [plot()][plot.gpuiso_reliability] methods.
 #' @references
 #' Dimitriadis, T., Gneiting, T. and Jordan, A. I. (2021). Stable reliability
 #' diagrams for probabilistic classifiers. *Proceedings of the National
@@ -53,26 +56,70 @@ reliability_diagram <- function(forecasts, outcomes,
                  curve = data.frame(forecast = pooled$score, calibrated = fit,
                                     count = pooled$weight),
                  score = score, mcb = score - s_c, dsc = s_r - s_c, unc = s_r,
-                 n = length(x)),
+                 n = length(x),
+                 variables = c(forecast = variable_name(substitute(forecasts), NA_character_),
+                               outcome = variable_name(substitute(outcomes), NA_character_))),
             class = "gpuiso_reliability")
 }
 
+#' @rdname plot.gpuiso_reliability
 #' @export
-print.gpuiso_reliability <- function(x, ...) {
-  cat(sprintf("CORP reliability diagram of %.0f forecasts (%.0f distinct)\n", x$n,
-              nrow(x$curve)))
+print.gpuiso_reliability <- function(x, digits = 4L, ...) {
+  check_dots(..., fn = "print()")
+  cat("CORP reliability diagram of ", reliability_of(x), count_noun(x$n, "forecast"),
+      " (", format(nrow(x$curve), scientific = FALSE), " distinct)\n", sep = "")
   tab <- data.frame(row.names = c("Brier score", "miscalibration (MCB)",
                                   "discrimination (DSC)", "uncertainty (UNC)"),
                     value = c(x$score, x$mcb, x$dsc, x$unc))
-  print(tab, digits = 4)
+  print(tab, digits = digits)
   cat("score = MCB - DSC + UNC\n")
   invisible(x)
 }
 
+# "p for y: " where the variables' names are known.
+reliability_of <- function(x) {
+  v <- x$variables
+  if (is.null(v) || anyNA(v)) return("")
+  sprintf("%s for %s: ", v[["forecast"]], v[["outcome"]])
+}
+
+#' Print and plot a CORP reliability diagram
+#'
+#' `plot()` draws the CORP reliability curve of [reliability_diagram()] (the
+#' recalibrated forecasts against the forecasts) over a histogram of the
+#' forecasts, with the diagonal of perfect calibration and the MCB, DSC and
+#' UNC components in a legend; `print()` gives the decomposition of the
+#' Brier score.
+#'
+#' @param x A `"gpuiso_reliability"` object.
+#' @param xlab,ylab,main Axis labels and title; `NULL` for ones made from
+#'   the names of the forecast and outcome variables.
+#' @param digits Significant digits to print.
+#' @param ... For `plot()`, graphical parameters and arguments of
+#'   [plot.default()] (such as `xlim`); anything else, and any argument to
+#'   `print()`, is an error that names it.
+#' @return `x`, invisibly.
 #' @export
-plot.gpuiso_reliability <- function(x, xlab = "forecast probability",
-                                    ylab = "conditional event probability",
+#' @examples
+#' set.seed(2)
+#' p <- runif(1000)
+#' y <- rbinom(1000, 1, p^1.5)
+#' r <- reliability_diagram(p, y)
+#' print(r, digits = 3)
+#' plot(r)
+plot.gpuiso_reliability <- function(x, xlab = NULL, ylab = NULL,
                                     main = "CORP reliability diagram", ...) {
+  check_graphics_dots(..., fn = "plot()")
+  v <- x$variables
+  if (is.null(v)) v <- c(forecast = NA_character_, outcome = NA_character_)
+  if (is.null(xlab)) {
+    xlab <- if (is.na(v[["forecast"]])) "forecast probability"
+            else sprintf("forecast probability (%s)", v[["forecast"]])
+  }
+  if (is.null(ylab)) {
+    ylab <- if (is.na(v[["outcome"]])) "conditional event probability"
+            else sprintf("conditional event probability (%s)", v[["outcome"]])
+  }
   graphics::plot(c(0, 1), c(0, 1), type = "n", xlab = xlab, ylab = ylab,
                  main = main, asp = 1, ...)
   br <- seq(0, 1, by = 0.05)

@@ -210,7 +210,9 @@ gpuiso_fit <- function(device) function(s, y, g) {
   else gpuiso::iso_calibrate(s, y, groups = g, device = device)
 }
 gpuiso_eval <- function(obj, s, g) {
-  if (is.null(obj$groups)) predict(obj, s) else predict(obj, s, groups = g)
+  # linear, as in the peers' rows (the default of predict() is now the step)
+  if (is.null(obj$groups)) predict(obj, s, interpolation = "linear")
+  else predict(obj, s, groups = g, interpolation = "linear")
 }
 
 # stats::isoreg-based calibration: one curve (sorted distinct scores and values)

@@ -47,11 +47,13 @@ test_that("predictions are monotone in the score, in [0, 1], clipped and tie-con
                  cv$value[c(1, nrow(cv))])
     expect_equal(predict(cal, cv$score, interpolation = interp), cv$value)
   }
-  # constant: the value at the fitted score at or below; linear: in between
+  # constant (the default): the value at the next fitted score, as
+  # as.stepfun() has it; linear: in between
   cv <- cal$curves[[1]]
   mid <- (cv$score[10] + cv$score[11]) / 2
-  expect_equal(predict(cal, mid, interpolation = "constant"), cv$value[10])
-  expect_equal(predict(cal, mid), (cv$value[10] + cv$value[11]) / 2)
+  expect_equal(predict(cal, mid, interpolation = "constant"), cv$value[11])
+  expect_equal(predict(cal, mid), cv$value[11])
+  expect_equal(predict(cal, mid, interpolation = "linear"), (cv$value[10] + cv$value[11]) / 2)
   expect_identical(predict(cal, c(NA, 0))[1], NA_real_)
   # logical outcomes and probabilities are accepted
   expect_equal(iso_calibrate(s, y == 1)$curves, cal$curves)
@@ -86,8 +88,13 @@ test_that("bad input is a classed error that names the argument", {
   s <- c(0.1, 0.5, 0.9)
   y <- c(0, 1, 1)
   e <- function(expr, re) expect_error(expr, re, class = "gpuiso_error_input")
-  e(iso_calibrate(c(0.1, NA, 0.9), y), "`scores` must be finite: element 2 is NA")
-  e(iso_calibrate(s, c(0, NA, 1)), "`outcomes` must be finite: element 2 is NA")
+  # missing values go through na.action (tests in test-calibrate-interface.R);
+  # other non-finite values are errors
+  e(iso_calibrate(c(0.1, Inf, 0.9), y), "`scores` must be finite: element 2 is Inf")
+  e(iso_calibrate(c(0.1, NA, 0.9), y, na.action = na.pass),
+    "`scores` must be finite: element 2 is NA")
+  e(iso_calibrate(s, c(0, NA, 1), na.action = na.pass),
+    "`outcomes` must be finite: element 2 is NA")
   e(iso_calibrate(s, c(0, 2, 1)), "`outcomes` must lie in \\[0, 1\\]: element 2 is 2")
   e(iso_calibrate(s, c(-0.1, 0, 1)), "`outcomes` must lie in \\[0, 1\\]: element 1")
   e(iso_calibrate(s, c(0, 1)), "`scores` and `outcomes` must have the same length")
@@ -99,14 +106,16 @@ test_that("bad input is a classed error that names the argument", {
   e(iso_calibrate(c(1, 1, 1), y), "at least two distinct values")
   e(iso_calibrate(s, y, groups = c("a", "a", "b")),
     "at least two distinct values in group \"b\"")
-  e(iso_calibrate(s, y, groups = c("a", NA, "b")), "`groups` must not be missing: element 2")
+  e(iso_calibrate(s, y, groups = c("a", NA, "b"), na.action = na.pass),
+    "`groups` must not be missing: element 2")
   e(iso_calibrate(s, y, groups = c("a", "b")), "`groups` must have one label per score")
   cal <- iso_calibrate(c(s, s), c(y, y), groups = rep(c("a", "b"), each = 3))
   e(predict(cal, 0.3, groups = "z"), "`groups` must be groups seen in the fit: \"z\"")
   e(predict(cal, 0.3), "`groups` must give the group of each new score")
   e(predict(cal, c(0.3, 0.4), groups = c("a", "b", "a")), "one label per new score")
   e(predict(iso_calibrate(s, y), 0.3, groups = "a"), "fitted without groups")
-  e(predict(cal, "x", groups = "a"), "`newscores` must be numeric")
+  e(predict(cal, "x", groups = "a"), "`newdata` must be numeric")
+  e(predict(cal, newscores = "x", groups = "a"), "`newscores` must be numeric")
   e(predict(cal, 0.3, groups = "a", interpolation = "cubic"), "`interpolation` must be one of")
 })
 
@@ -118,13 +127,13 @@ test_that("inputs are not modified, and the methods print and plot", {
   cal <- iso_calibrate(s, y)
   expect_identical(s, s0)
   expect_identical(y, y0)
-  expect_output(print(cal), "Isotonic calibration of 4 scores \\(3 distinct\\)")
+  expect_output(print(cal), "Isotonic calibration of y on s\n  4 scores \\(3 distinct\\)")
   expect_output(print(summary(cal)), "distinct")
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_identical(plot(cal), cal)
   cal_g <- iso_calibrate(c(s, s), c(y, y), groups = rep(c("u", "v"), each = 4))
-  expect_output(print(cal_g), "in 2 groups")
+  expect_output(print(cal_g), "one curve per group\n  8 scores \\(6 distinct\\) in 2 groups")
   expect_identical(plot(cal_g, group = "v"), cal_g)
   expect_error(plot(cal_g, group = "w"), class = "gpuiso_error_input")
 })

@@ -60,3 +60,22 @@ test_that("bad input to the diagnostics is a classed error", {
   e(calibration_error(c(0.1, 0.2), c(0, 1), binning = "quantile"), "`binning` must be one of")
   e(calibration_error(c(0.1, 0.2), c(0, 3)), "`outcomes` must lie in \\[0, 1\\]")
 })
+
+test_that("print() and plot() read well and name unknown arguments", {
+  p <- c(0.1, 0.4, 0.6, 0.9)
+  y <- c(0, 1, 0, 1)
+  r <- reliability_diagram(p, y)
+  expect_identical(r$variables, c(forecast = "p", outcome = "y"))
+  expect_output(print(r), "CORP reliability diagram of p for y: 4 forecasts \\(4 distinct\\)")
+  expect_output(print(reliability_diagram(0.5, 1)),
+                "CORP reliability diagram of 1 forecast \\(1 distinct\\)")
+  expect_output(print(reliability_diagram(c(p, p), c(y, y))), "of 8 forecasts \\(4 distinct\\)")
+  expect_error(print(r, digitz = 3), "`digitz` is not an argument of `print\\(\\)`. Did you mean `digits`",
+               class = "gpuiso_error_input")
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_error(plot(r, mian = "x"), "`mian` is not an argument of `plot\\(\\)`. Did you mean `main`",
+               class = "gpuiso_error_input")
+  expect_error(plot(r, "x", "y", "main", "extra"), "takes no further unnamed arguments", class = "gpuiso_error_input")
+  expect_identical(plot(r, lwd = 2, main = "m"), r)
+})
