@@ -154,20 +154,6 @@ iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
   fit_calibration(v, na.action, y_min, y_max, device, call, ecall)
 }
 
-# The name of a variable passed as an argument: its own name (`score`), the
-# element it extracts (`d$score`, `d[["score"]]`), or `default` for any
-# other expression.
-variable_name <- function(expr, default) {
-  if (is.name(expr)) return(as.character(expr))
-  if (is.call(expr) && length(expr) == 3L &&
-      (identical(expr[[1L]], as.name("$")) || identical(expr[[1L]], as.name("[[")))) {
-    el <- expr[[3L]]
-    if (is.name(el) && identical(expr[[1L]], as.name("$"))) return(as.character(el))
-    if (is.character(el) && length(el) == 1L) return(el)
-  }
-  default
-}
-
 # Formula operators that would make the score (or the group) more than one
 # variable; arithmetic goes inside I().
 formula_operators <- c("+", "-", "*", "/", ":", "^", "%in%", "|", "~")
@@ -237,7 +223,7 @@ one_variable <- function(expr, what, call) {
 # The inputs `v` (outcomes, scores, weights, groups, names, row_names)
 # checked, passed through the na.action, and fitted.
 fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
-  bounds <- check_bounds(y_min, y_max, ecall)
+  bounds <- check_unit_bounds(y_min, y_max, ecall)
   v <- calibration_missing(v, na.action, ecall)
   scores <- as.vector(check_values(v$scores, "scores", ecall))
   outcomes <- check_unit_interval(v$outcomes, "outcomes", ecall)
@@ -295,25 +281,19 @@ fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
             class = "gpuiso_calibration")
 }
 
-# y_min and y_max: numbers in [0, 1] (NULL: 0 and 1), y_min <= y_max.
-check_bounds <- function(y_min, y_max, call) {
-  one <- function(x, arg, default) {
-    if (is.null(x)) return(default)
-    if (!is.numeric(x) || is.object(x) || length(x) != 1L || is.na(x) ||
-        x < 0 || x > 1) {
+# y_min and y_max of a calibration: numbers in [0, 1] (NULL: 0 and 1),
+# y_min <= y_max; c(lo, hi).
+check_unit_bounds <- function(y_min, y_max, call) {
+  for (a in list(list(y_min, "y_min"), list(y_max, "y_max"))) {
+    v <- a[[1L]]
+    if (is.numeric(v) && !is.object(v) && length(v) == 1L && !is.na(v) &&
+        (v < 0 || v > 1)) {
       abort_input(sprintf("`%s` must be one number in [0, 1] (or NULL), not %s.",
-                          arg, if (is.numeric(x) && length(x) == 1L) describe_value(x)
-                               else describe_type(x)), call)
+                          a[[2L]], describe_value(v)), call)
     }
-    as.double(x)
   }
-  lo <- one(y_min, "y_min", 0)
-  hi <- one(y_max, "y_max", 1)
-  if (lo > hi) {
-    abort_input(sprintf("`y_min` must not exceed `y_max`: %s > %s.",
-                        describe_value(lo), describe_value(hi)), call)
-  }
-  c(lo, hi)
+  b <- check_bounds(y_min %||% 0, y_max %||% 1, call)
+  c(b$lo, b$hi)
 }
 
 # Observations with a missing value go through the na.action, as in lm():

@@ -26,8 +26,7 @@ check_bounds <- function(y_min, y_max, call) {
   if (is.null(y_min) && is.null(y_max)) return(NULL)
   one <- function(v, arg, default) {
     if (is.null(v)) return(default)
-    if (!(is.numeric(v) || is.logical(v) && is.na(v)) || length(v) != 1L ||
-        is.na(v)) {
+    if (!is.numeric(v) || is.object(v) || length(v) != 1L || is.na(v)) {
       abort_input(sprintf("`%s` must be one number (or NULL), not %s.", arg,
                           if (length(v) == 1L) deparse(v) else describe_type(v)),
                   call)
@@ -38,7 +37,7 @@ check_bounds <- function(y_min, y_max, call) {
   hi <- one(y_max, "y_max", Inf)
   if (lo > hi) {
     abort_input(sprintf("`y_min` must not exceed `y_max`: %s > %s.",
-                        format(lo), format(hi)), call)
+                        describe_value(lo), describe_value(hi)), call)
   }
   list(y_min = y_min, y_max = y_max, lo = lo, hi = hi)
 }

@@ -13,3 +13,19 @@ format_bytes <- function(bytes) {
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# The name of a variable passed as the expression `expr`, for labels and for
+# finding it in new data: the column name of a one-column `value`, the name
+# itself, the element that `d$v` or `d[["v"]]` extracts, else `default`.
+variable_name <- function(expr, default, value = NULL) {
+  nm <- if (is.data.frame(value) || is.matrix(value)) colnames(value)
+  if (length(nm) == 1L && !is.na(nm) && nzchar(nm)) return(nm)
+  if (is.name(expr)) return(as.character(expr))
+  if (is.call(expr) && length(expr) == 3L &&
+      (identical(expr[[1L]], as.name("$")) || identical(expr[[1L]], as.name("[[")))) {
+    el <- expr[[3L]]
+    if (is.name(el) && identical(expr[[1L]], as.name("$"))) return(as.character(el))
+    if (is.character(el) && length(el) == 1L) return(el)
+  }
+  default
+}

@@ -64,8 +64,8 @@ idr_default_input <- function(y, X, weights, na.action, yexpr, xexpr, call) {
     abort_input(paste0("`X` is missing: give the covariate, or a formula ",
                        "such as `Ozone ~ Temp` with `data`."), call)
   }
-  xname <- variable_name(X, xexpr, "x")
-  yname <- variable_name(y, yexpr, "y")
+  xname <- variable_name(xexpr, "x", X)
+  yname <- variable_name(yexpr, "y", y)
   if (!is.null(dim(y)) && !(length(dim(y)) == 2L && ncol(y) == 1L)) {
     abort_input(sprintf("`y` must be a vector, not a matrix with %.0f columns.",
                         ncol(y)), call)
@@ -178,20 +178,6 @@ check_values_or_na <- function(v, arg, call, nonneg = FALSE) {
   v
 }
 
-# The name of a variable: its column name when it is a one-column matrix or
-# data frame, else the expression it was given as (a name such as `Temp`,
-# or a short expression such as `aq$Temp`), else `default`.
-variable_name <- function(v, expr, default) {
-  nm <- if (is.data.frame(v) || is.matrix(v)) colnames(v)
-  if (length(nm) == 1L && !is.na(nm) && nzchar(nm)) return(nm)
-  if (is.name(expr)) return(as.character(expr))
-  if (is.call(expr) && !identical(expr[[1L]], as.name("c"))) {
-    text <- deparse1(expr)
-    if (nchar(text) <= 40L) return(text)
-  }
-  default
-}
-
 # Names of observations: vector names, matrix row names, or data frame row
 # names that are not automatic; NULL when there are none.
 observation_names <- function(v) {
@@ -243,11 +229,8 @@ idr_newdata_column <- function(newdata, fit, arg, call) {
       return(frame[[1L]])
     }
   }
-  # the covariate's name, or the part after `$` of a name such as `aq$Temp`
-  wanted <- unique(c(fit$xname, sub("^.*\\$[[:space:]]*`?([^`]*)`?$", "\\1", fit$xname)))
-  hit <- wanted[wanted %in% cols]
-  if (length(hit)) {
-    return(if (is.data.frame(newdata)) newdata[[hit[1L]]] else newdata[, hit[1L]])
+  if (fit$xname %in% cols) {
+    return(if (is.data.frame(newdata)) newdata[[fit$xname]] else newdata[, fit$xname])
   }
   if (ncol(newdata) == 1L) {
     return(if (is.data.frame(newdata)) newdata[[1L]] else newdata[, 1L])

@@ -208,12 +208,11 @@ isoreg_coords <- function(x, y, call) {
            warning = function(w) abort_input(conditionMessage(w), call))
 }
 
-# The variables' names, for printing and plotting: the expressions passed
-# when they are names, else "x" and "y" (or "Index" and the response).
+# The variables' names, for printing and plotting (see variable_name()),
+# "Index" for the abscissae of y alone.
 isoreg_labels <- function(xexpr, yexpr, y_only) {
-  name_of <- function(e, default) if (is.name(e)) as.character(e) else default
-  if (y_only) list(x = "Index", y = name_of(xexpr, "y"))
-  else list(x = name_of(xexpr, "x"), y = name_of(yexpr, "y"))
+  if (y_only) list(x = "Index", y = variable_name(xexpr, "y"))
+  else list(x = variable_name(xexpr, "x"), y = variable_name(yexpr, "y"))
 }
 
 # A label from xy.coords() that reads as a variable's name (not "$x", "[,1]").

@@ -33,8 +33,8 @@ test_that("the formula and the default interface give identical fits", {
   expect_null(f3$na.action)
   expect_identical(f1$yname, "Ozone")
   expect_identical(f1$xname, "Temp")
-  expect_identical(f2$yname, "aq$Ozone")
-  expect_identical(f2$xname, "aq$Temp")
+  expect_identical(f2$yname, "Ozone")
+  expect_identical(f2$xname, "Temp")
   expect_s3_class(f1$terms, "terms")
   expect_null(f2$terms)
   # data by position, as in lm(); the call records it as `data`
@@ -191,7 +191,7 @@ test_that("predict() takes isodistrreg's `data =`, but not together with `newdat
                    predict(f2, c(60, 90))$j)
   expect_identical(predict(f2, list(Temp = c(60, 90)))$j, predict(f2, c(60, 90))$j)
   expect_input_error(predict(f2, data.frame(a = 1, b = 2)),
-                     "`newdata` must have a column `aq\\$Temp`")
+                     "`newdata` must have a column `Temp`")
   expect_input_error(predict(f2, "60"), "`newdata` must be numeric")
   expect_input_error(predict(f2, factor(60)), "`newdata` must be numeric, not a factor")
 })
