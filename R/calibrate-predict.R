@@ -173,7 +173,8 @@ calibrated_at <- function(object, x, code, rule, arg, call) {
   for (b in which(lengths(idx) > 0L)) {
     i <- idx[[b]]
     cv <- object$curves[[b]]
-    v <- .Call(ffi_interpolate, cv$score, cv$value, x[i], rule$linear, rule$clip)
+    v <- .Call(ffi_interpolate, cv$score, cv$value, x[i], rule$linear, rule$clip,
+               NULL)
     pos <- attr(v, "outside")
     if (pos > 0 && (is.na(first) || i[pos] < first)) first <- i[pos]
     attr(v, "outside") <- NULL

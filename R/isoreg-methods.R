@@ -57,8 +57,8 @@ print.gpuiso_isoreg <- function(x, digits = getOption("digits"), ...) {
   cat("Isotonic regression (", describe_fit(x), ") from ",
       paste(deparse(x$call), collapse = " "), "\n", sep = "")
   cat("  ", count_noun(length(x$y), "point"), ", ",
-      format(nrow(x$knots)), " distinct ", x$xname %||% "x", ", ",
-      count_noun(length(block_ends(x$knots)), "block"), "\n", sep = "")
+      format(x$n_distinct), " distinct ", x$xname %||% "x", ", ",
+      count_noun(nrow(x$blocks), "block"), "\n", sep = "")
   if (length(x$yf) > 0L) {
     rng <- range(x$yf)
     cat("  fitted values from ", format(rng[1L], digits = digits), " to ",
@@ -95,9 +95,9 @@ summary.gpuiso_isoreg <- function(object, ...) {
   check_dots(..., fn = "summary()")
   w <- if (is.null(object$weights)) rep(1, length(object$y)) else object$weights
   r <- residuals(object)
-  blocks <- block_table(object$knots)
+  blocks <- object$blocks
   structure(list(call = object$call, n = length(object$y),
-                 n_distinct = nrow(object$knots), n_blocks = nrow(blocks),
+                 n_distinct = object$n_distinct, n_blocks = nrow(blocks),
                  rss = sum(w * r^2), weighted = !is.null(object$weights),
                  decreasing = object$decreasing, device = object$device,
                  precision = object$precision, xname = object$xname %||% "x",
@@ -131,12 +131,12 @@ print.summary.gpuiso_isoreg <- function(x, digits = max(3L, getOption("digits") 
 #' @export
 as.stepfun.gpuiso_isoreg <- function(x, ...) {
   check_dots(..., fn = "as.stepfun()")
-  k <- x$knots
-  if (nrow(k) == 0L) {
+  b <- x$blocks
+  nb <- nrow(b)
+  if (nb == 0L) {
     abort_input("An empty fit has no step function.", sys.call())
   }
-  end <- block_ends(k)
-  sf <- stats::stepfun(k$x[end], c(k$fit[end], k$fit[nrow(k)]), right = TRUE)
+  sf <- stats::stepfun(b$to, c(b$value, b$value[nb]), right = TRUE)
   attr(sf, "call") <- x$call
   sf
 }
@@ -145,8 +145,7 @@ as.stepfun.gpuiso_isoreg <- function(x, ...) {
 #' @export
 knots.gpuiso_isoreg <- function(Fn, ...) {
   check_dots(..., fn = "knots()")
-  k <- Fn$knots
-  k$x[block_ends(k)]
+  Fn$blocks$to
 }
 
 #' @rdname gpuiso_isoreg-methods
@@ -174,7 +173,7 @@ logLik.gpuiso_isoreg <- function(object, ...) {
   n <- sum(pos)
   ll <- 0.5 * (sum(log(w[pos])) -
                  n * (log(2 * pi) + 1 - log(n) + log(sum(w[pos] * r[pos]^2))))
-  structure(ll, df = length(block_ends(object$knots)) + 1, nobs = n,
+  structure(ll, df = nrow(object$blocks) + 1, nobs = n,
             class = "logLik")
 }
 
@@ -184,20 +183,4 @@ coef.gpuiso_isoreg <- function(object, ...) {
   abort_input(paste0("An isotonic regression has no coefficients: its fit ",
                      "is a step function. Use `fitted()`, `knots()`, ",
                      "`as.stepfun()` or `predict()`."), sys.call())
-}
-
-# Rows of the table of distinct x (`knots`) where a block of the fit ends:
-# neighbouring distinct x with equal fitted values are one block.
-block_ends <- function(k) {
-  if (nrow(k) == 0L) return(integer())
-  c(which(diff(k$fit) != 0), nrow(k))
-}
-
-# One row per block of the fit: its x range, value and total weight.
-block_table <- function(k) {
-  end <- block_ends(k)
-  first <- utils::head(c(1L, end + 1L), length(end))
-  id <- rep.int(seq_along(end), end - first + 1L)
-  data.frame(from = k$x[first], to = k$x[end], value = k$fit[end],
-             weight = as.vector(rowsum(k$w, id, reorder = FALSE)))
 }

@@ -31,8 +31,16 @@ predict.gpuiso_isoreg <- function(object, newdata = NULL,
   if (is.null(newdata)) return(fitted(object))
   if (is.data.frame(newdata)) newdata <- newdata_column(newdata, object$xname, call)
   t <- check_newdata(newdata, "newdata", call)
-  out <- interpolate_values(object$knots$x, object$knots$fit, t, rule,
-                            "newdata", call)
+  b <- object$blocks
+  out <- if (rule$linear) {
+    k <- linear_knots(b)
+    interpolate_values(k$x, k$value, t, rule, "newdata", call)
+  } else {
+    # the value at the first x at or after t is that of t's block, whose
+    # last x is the first block end at or after t
+    interpolate_values(b$to, b$value, t, rule, "newdata", call,
+                       lo = if (nrow(b)) b$from[1L])
+  }
   if (!is.null(names(newdata))) names(out) <- names(newdata)
   out
 }
@@ -44,4 +52,13 @@ newdata_column <- function(newdata, name, call) {
   if (ncol(newdata) == 1L) return(newdata[[1L]])
   abort_input(sprintf("`newdata` must have a column `%s`, the `x` of the fit.",
                       if (is.null(name)) "x" else name), call)
+}
+
+# The points where a linear interpolation of the fit bends: each block's
+# first and last x, where the fit leaves one value for the next.
+linear_knots <- function(b) {
+  x <- as.vector(rbind(b$from, b$to))
+  v <- rep(b$value, each = 2L)
+  keep <- c(TRUE, x[-1L] != x[-length(x)])
+  list(x = x[keep], value = v[keep])
 }

@@ -63,8 +63,11 @@
 #'   \item{xname, yname}{the names of the variables, for labels.}
 #'   \item{na.action}{the indices of the points dropped by `na.rm = TRUE`
 #'     (class `"omit"`), or `NULL`.}
-#'   \item{knots}{a data frame of the distinct `x` (column `x`), their
-#'     pooled value `y` and weight `w`, and the fit `fit` there.}
+#'   \item{n_distinct}{the number of distinct `x`.}
+#'   \item{blocks}{a data frame with one row per block of the fit (a
+#'     maximal run of points with one fitted value, in the order of `x`):
+#'     its first and last `x` (`from`, `to`), its fitted `value` and its
+#'     total `weight` (its number of points when unweighted).}
 #'   }
 #' @seealso [predict.gpuiso_isoreg()] and [prediction] for evaluating the fit,
 #'   [plot.gpuiso_isoreg()], [gpuiso_isoreg-methods];
@@ -138,29 +141,27 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
   res <- if (device == "gpu") gpu_isoreg(x, y, w, is_ord, decreasing, single, ecall)
   if (is.null(res)) {
     # stats' order: by x, tied x by decreasing y (increasing y for
-    # decreasing fits), so that tied x are pooled by the fit itself
-    ord <- if (!is_ord) {
-      order(x, y, decreasing = c(FALSE, !decreasing), method = "radix")
-    }
+    # decreasing fits), so that tied x are pooled by the fit itself; the C
+    # code orders the tied x of this fresh order(x) in place
+    ord <- if (!is_ord) order(x, method = "radix")
     yv <- if (single) as_single(y) else y
     wv <- if (single) as_single(w) else w
     res <- .Call(ffi_isoreg_fit, x, yv, wv, ord, decreasing, single,
                  resolve_threads())
-    res$ord <- ord
     res$device <- "cpu"
   }
-  if (single && length(res$kw) && max(res$kw) > float32_max) {
+  if (single && length(res$blocks$weight) && max(res$blocks$weight) > float32_max) {
     abort_input(paste0("`weights` of tied `x` must sum to at most 3.4e38 for ",
                        "`precision = \"single\"`."), ecall)
   }
-  knots_fit <- res$kfit
   yf <- res$yf
   iknots <- res$iKnots
+  blocks <- res$blocks
   if (!is.null(bounds)) {
-    knots_fit <- clip_values(knots_fit, bounds)
     clipped <- clip_values(yf, bounds)
     iknots <- clip_knots(iknots, yf, clipped)
     yf <- clipped
+    blocks <- merge_blocks(blocks, clip_values(blocks$value, bounds))
   }
   new_gpuiso_isoreg(list(
     x = x, y = y, yf = yf, yc = res$yc, iKnots = iknots, isOrd = is_ord,
@@ -168,7 +169,7 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
     decreasing = decreasing, device = res$device, precision = precision,
     y_min = bounds$y_min, y_max = bounds$y_max,
     xname = labels$x, yname = labels$y, na.action = na_action,
-    knots = new_frame(list(x = res$kx, w = res$kw, fit = knots_fit))))
+    n_distinct = res$distinct, blocks = new_frame(blocks)))
 }
 
 new_gpuiso_isoreg <- function(fields) {
@@ -230,6 +231,18 @@ check_values_na <- function(x, arg, call, nonneg = FALSE) {
   }
   if (!is.double(x)) storage.mode(x) <- "double"
   x
+}
+
+# The blocks of a fit (from, to, value, weight) with new values: the
+# neighbours that became equal are merged.
+merge_blocks <- function(b, value) {
+  nb <- length(value)
+  if (nb < 2L) return(list(from = b$from, to = b$to, value = value, weight = b$weight))
+  first <- c(TRUE, value[-1L] != value[-nb])
+  id <- cumsum(first)
+  last <- c(first[-1L], TRUE)
+  list(from = b$from[first], to = b$to[last], value = value[first],
+       weight = as.vector(rowsum(b$weight, id, reorder = FALSE)))
 }
 
 # Knots of a clipped fit: a knot between two points that clipping made

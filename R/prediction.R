@@ -76,10 +76,12 @@ check_newdata <- function(x, arg, call) {
 }
 
 # The value of a fit known at sorted distinct `knots` (values `values`) at
-# points t, by `rule` (check_prediction_rule()).
-interpolate_values <- function(knots, values, t, rule, arg, call) {
-  out <- .Call(ffi_interpolate, knots, values, t, rule$linear, rule$clip)
-  stop_outside(attr(out, "outside"), t, knots, rule, arg, call)
+# points t, by `rule` (check_prediction_rule()). `lo`: where the fit's range
+# starts when that is before the first knot (a step function given by the
+# right ends of its steps).
+interpolate_values <- function(knots, values, t, rule, arg, call, lo = NULL) {
+  out <- .Call(ffi_interpolate, knots, values, t, rule$linear, rule$clip, lo)
+  stop_outside(attr(out, "outside"), t, c(lo, knots), rule, arg, call)
   attr(out, "outside") <- NULL
   out
 }

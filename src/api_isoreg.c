@@ -1,10 +1,9 @@
-/* .Call glue for isoreg(): the points pooled by x in sort order, the pooled
- * problem fitted, the fit spread back and stats' knots found, in one call.
- * The R layer has validated every argument and computed the order. */
+/* .Call glue for isoreg(): the points read in sort order, fitted, and
+ * stats' knots and the blocks of the fit found, in one call. The R layer
+ * has validated every argument and computed the order. */
 #include <limits.h>
 #include <math.h>
 #include "gpuiso.h"
-#include "core/gi_memory.h"
 
 static void order_arg(SEXP ord, R_xlen_t n, gi_order *o)
 {
@@ -17,7 +16,7 @@ static void order_arg(SEXP ord, R_xlen_t n, gi_order *o)
   else gi_internal_error("ord must be an index vector");
 }
 
-/* A copy rounded to float32 and back, or x itself. */
+/* Values rounded to float32 and back, in place. */
 static void round_single(double *x, R_xlen_t n)
 {
   for (R_xlen_t i = 0; i < n; i++) x[i] = (double) (float) x[i];
@@ -39,15 +38,12 @@ static SEXP index_vector(const gi_idx *v, gi_idx n, gi_idx top)
   return out;
 }
 
-/* Runs of tied x whose fitted values differ: 0 when every run got one
- * value, as the exact fit gives it. run_end NULL: no ties. */
-static int runs_split(const double *yf, const gi_idx *run_end, gi_idx m)
+static void fit_one(const double *y, const double *w, gi_idx n, int dec,
+                    double *fit)
 {
-  for (gi_idx r = 0, k = 0; r < m; r++) {
-    for (k++; k < run_end[r]; k++)
-      if (yf[k] != yf[k - 1]) return 1;
-  }
-  return 0;
+  gi_idx off[2] = {0, n}, bad;
+  gi_status st = gi_isotonic_batch(y, w, off, 1, dec, 1, fit, NULL, &bad);
+  if (st != GI_OK) gi_stop_status(st, bad);
 }
 
 static int any_zero(const double *w, gi_idx n)
@@ -57,20 +53,30 @@ static int any_zero(const double *w, gi_idx n)
   return 0;
 }
 
-static void fit_one(const double *y, const double *w, gi_idx n, int dec,
-                    double *fit)
+/* Fresh vectors and scratch of n doubles. No huge-page hint here: on the
+ * development VM it made their first touches several times slower. */
+static SEXP fresh(R_xlen_t n)
 {
-  gi_idx off[2] = {0, n}, bad;
-  gi_status st = gi_isotonic_batch(y, w, off, 1, dec, 1, fit, NULL, &bad);
-  if (st != GI_OK) gi_stop_status(st, bad);
+  return Rf_allocVector(REALSXP, n);
 }
 
-/* A fresh double vector of n values v. */
-static SEXP filled(R_xlen_t n, double v)
+static double *scratch(R_xlen_t n)
 {
-  SEXP out = Rf_allocVector(REALSXP, n);
-  double *p = REAL(out);
-  for (R_xlen_t i = 0; i < n; i++) p[i] = v;
+  return (double *) R_alloc((size_t) n, sizeof(double));
+}
+
+/* The blocks of the fit (sorted order) as list(from, to, value, weight). */
+static SEXP block_list(SEXP x, const gi_order *o, const double *fit,
+                       const double *ws, gi_idx n)
+{
+  gi_idx nb = gi_isoreg_nblocks(fit, n);
+  const char *names[] = {"from", "to", "value", "weight", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  for (int j = 0; j < 4; j++) SET_VECTOR_ELT(out, j, Rf_allocVector(REALSXP, nb));
+  gi_isoreg_blocks(REAL(x), o, fit, ws, n, REAL(VECTOR_ELT(out, 0)),
+                   REAL(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)),
+                   REAL(VECTOR_ELT(out, 3)));
+  UNPROTECT(1);
   return out;
 }
 
@@ -82,10 +88,12 @@ static SEXP filled(R_xlen_t n, double v)
  * sorted values are fitted as they are, without a pooled copy, while the
  * knots are found on a second thread. Zero weights, which follow their
  * right neighbour instead, and a run split by rounding are refitted from
- * the pooled points. ord NULL: x is strictly increasing (no ties).
- * Returns list(yf, yc, iKnots, kx, kw, kfit): the fit in sorted order,
- * stats' running sums and knots, and the distinct x with their summed
- * weights and fit.
+ * the pooled points. ord: order(x), which this call completes to stats'
+ * order in place (a fresh vector of the R layer's), or NULL when x is
+ * strictly increasing (no ties).
+ * Returns list(yf, yc, iKnots, blocks, distinct, ord): the fit in sorted
+ * order, stats' running sums and knots, the blocks of the fit, the number
+ * of distinct x and stats' order.
  */
 SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
                     SEXP single, SEXP threads)
@@ -94,89 +102,70 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
   if (TYPEOF(x) != REALSXP || TYPEOF(y) != REALSXP || Rf_xlength(x) != n)
     gi_internal_error("x and y must be doubles of one length");
   const double *wp = gi_weights_arg(w, n);
+  /* the order is completed in place: in a copy if anything else sees it */
+  if (!Rf_isNull(ord) && MAYBE_SHARED(ord)) ord = Rf_duplicate(ord);
+  PROTECT(ord);
   gi_order o;
   order_arg(ord, n, &o);
   int sorted = o.i == NULL && o.d == NULL;
   int dec = Rf_asLogical(decreasing) == TRUE;
-  int sgl = Rf_asLogical(single) == TRUE;
+  int nthreads = Rf_asInteger(threads);
 
-  const char *names[] = {"yf", "yc", "iKnots", "kx", "kw", "kfit", ""};
+  const char *names[] = {"yf", "yc", "iKnots", "blocks", "distinct", "ord", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SEXP yc = Rf_allocVector(REALSXP, n + 1);
+  SEXP yc = fresh(n + 1);
   SET_VECTOR_ELT(out, 1, yc);
-  double *cx = wp ? (double *) R_alloc((size_t) n + 1, sizeof(double)) : NULL;
-  double *cy = wp ? (double *) R_alloc((size_t) n + 1, sizeof(double)) : NULL;
-  const double *ys, *ws;
-  gi_idx m, *run_end = NULL;
-  if (sorted) {
-    gi_running_sums(REAL(y), wp, n, REAL(yc), cx, cy);
-    ys = REAL(y);
-    ws = wp;
-    m = n;
-    SET_VECTOR_ELT(out, 3, x);
-    SET_VECTOR_ELT(out, 4, wp ? w : filled(n, 1.0));
-  } else {
-    double *ysb = (double *) R_alloc((size_t) n, sizeof(double));
-    double *wsb = wp ? (double *) R_alloc((size_t) n, sizeof(double)) : NULL;
-    run_end = (gi_idx *) R_alloc((size_t) n + 1, sizeof(gi_idx));
-    SEXP kx = PROTECT(Rf_allocVector(REALSXP, n));
-    SEXP kw = PROTECT(Rf_allocVector(REALSXP, n));
-    m = gi_isoreg_gather(REAL(x), REAL(y), wp, &o, n, ysb, wsb, REAL(yc), cx,
-                         cy, REAL(kx), REAL(kw), run_end);
-    SET_VECTOR_ELT(out, 3, m == n ? kx : Rf_xlengthgets(kx, m));
-    SET_VECTOR_ELT(out, 4, m == n ? kw : Rf_xlengthgets(kw, m));
-    UNPROTECT(2);
+  double *cx = wp ? scratch(n + 1) : NULL, *cy = wp ? scratch(n + 1) : NULL;
+  const double *ys = REAL(y), *ws = wp;
+  /* pairs (first, end) of the runs of tied x: few pages are ever touched */
+  gi_idx *tie = (gi_idx *) R_alloc((size_t) n + 2, sizeof(gi_idx)), ntie = 0;
+  if (!sorted) {
+    /* gathered in stats' order: tied x by decreasing y (increasing for
+     * decreasing fits), completing the R layer's fresh order(x) in place */
+    double *ysb = scratch(n), *wsb = wp ? scratch(n) : NULL;
+    ntie = gi_order_ties(REAL(x), REAL(y), wp,
+                         TYPEOF(ord) == INTSXP ? INTEGER(ord) : NULL,
+                         TYPEOF(ord) == REALSXP ? REAL(ord) : NULL, n, !dec,
+                         nthreads, ysb, wsb, tie);
+    if (ntie < 0) Rf_error("gpuiso: not enough memory to order the points.");
     ys = ysb;
     ws = wsb;
   }
+  gi_running_sums(ys, ws, n, REAL(yc), cx, cy);
+  gi_idx m = n;
+  for (gi_idx t = 0; t < ntie; t++) m -= tie[2 * t + 1] - tie[2 * t] - 1;
 
-  SEXP yf = Rf_allocVector(REALSXP, n);
+  SEXP yf = fresh(n);
   SET_VECTOR_ELT(out, 0, yf);
   double *pf = REAL(yf);
-  gi_hint_huge(pf, (size_t) n * sizeof(double));
   gi_idx *knot = (gi_idx *) R_alloc((size_t) n + 1, sizeof(gi_idx)), nk = 0, bad;
   const double *Y = wp ? cy : REAL(yc), *X = wp ? cx : NULL;
   gi_status st;
   int zeros = wp != NULL && any_zero(wp, n), pooled = zeros;
-  if (pooled) {
+  if (zeros) {
     st = gi_isoreg_knots(Y, X, dec ? -1 : 1, n, knot, &nk);
     bad = 0;
   } else {
-    st = gi_isoreg_solve(ys, ws, n, dec, Rf_asInteger(threads), Y, X, pf, knot,
+    st = gi_isoreg_solve(ys, ws, n, dec, nthreads, Y, X, pf, knot,
                          &nk, &bad);
-    pooled = m < n && runs_split(pf, run_end, m);
+    pooled = gi_isoreg_split(pf, tie, ntie);
   }
   if (st != GI_OK) gi_stop_status(st, bad);
-
-  SEXP kfit;
   if (pooled) {
     /* the pooled points, each with its run's weight */
-    const double *ky = ys;
-    if (run_end) {
-      double *p = (double *) R_alloc((size_t) m + 1, sizeof(double));
-      gi_isoreg_pooled(ys, ws, run_end, m, p);
-      ky = p;
-    }
-    kfit = Rf_allocVector(REALSXP, m);
-    SET_VECTOR_ELT(out, 5, kfit);
-    double *pk = REAL(kfit);
-    fit_one(ky, REAL(VECTOR_ELT(out, 4)), m, dec, pk);
-    for (gi_idx r = 0, k = 0; r < m; r++)
-      for (; k < (run_end ? run_end[r] : r + 1); k++) pf[k] = pk[r];
-  } else if (m < n) {
-    kfit = Rf_allocVector(REALSXP, m);
-    SET_VECTOR_ELT(out, 5, kfit);
-    double *pk = REAL(kfit);
-    for (gi_idx r = 0; r < m; r++) pk[r] = pf[run_end[r] - 1];
-  } else {
-    SET_VECTOR_ELT(out, 5, yf); /* untied: the fit at the distinct x */
+    double *ky = (double *) R_alloc((size_t) m + 1, sizeof(double));
+    double *kw = (double *) R_alloc((size_t) m + 1, sizeof(double));
+    double *kf = (double *) R_alloc((size_t) m + 1, sizeof(double));
+    gi_isoreg_pool(ys, ws, n, tie, ntie, ky, kw);
+    fit_one(ky, kw, m, dec, kf);
+    gi_isoreg_spread(kf, n, tie, ntie, pf);
   }
-  if (zeros && m < n) gi_isoreg_run_knots(knot, nk, ws, run_end, m);
-  if (sgl) {
-    round_single(pf, n);
-    if (m < n) round_single(REAL(VECTOR_ELT(out, 5)), m);
-  }
+  if (zeros && ntie > 0) gi_isoreg_run_knots(knot, nk, ws, tie, ntie);
+  if (Rf_asLogical(single) == TRUE) round_single(pf, n);
   SET_VECTOR_ELT(out, 2, index_vector(knot, nk, n));
-  UNPROTECT(1);
+  SET_VECTOR_ELT(out, 3, block_list(x, &o, pf, ws, n));
+  SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double) m));
+  SET_VECTOR_ELT(out, 5, ord);
+  UNPROTECT(2);
   return out;
 }

@@ -13,18 +13,21 @@ static void predict_args(SEXP knots, SEXP t, SEXP linear, SEXP clip,
 }
 
 /* The values of a fit (knots, values) at t: a double vector with the
- * 1-based position of the first point outside the knots' range as its
- * attribute "outside" (0 if none). */
-SEXP ffi_interpolate(SEXP knots, SEXP values, SEXP t, SEXP linear, SEXP clip)
+ * 1-based position of the first point outside the fit's range as its
+ * attribute "outside" (0 if none). The range starts at `lo` (NULL: the
+ * first knot). */
+SEXP ffi_interpolate(SEXP knots, SEXP values, SEXP t, SEXP linear, SEXP clip,
+                     SEXP lo)
 {
   int lin, clp;
   predict_args(knots, t, linear, clip, &lin, &clp);
   if (TYPEOF(values) != REALSXP || Rf_xlength(values) != Rf_xlength(knots))
     gi_internal_error("values must be doubles, one per knot");
-  R_xlen_t n = Rf_xlength(t);
+  R_xlen_t n = Rf_xlength(t), m = Rf_xlength(knots);
+  double start = !Rf_isNull(lo) ? Rf_asReal(lo) : (m > 0 ? REAL(knots)[0] : 0.0);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
-  gi_idx first = gi_interpolate(REAL(knots), REAL(values), Rf_xlength(knots),
-                                REAL(t), n, lin, clp, NA_REAL, REAL(out));
+  gi_idx first = gi_interpolate(REAL(knots), REAL(values), m, start, REAL(t), n,
+                                lin, clp, NA_REAL, REAL(out));
   Rf_setAttrib(out, Rf_install("outside"), Rf_ScalarReal((double) (first + 1)));
   UNPROTECT(1);
   return out;

@@ -64,7 +64,8 @@ SEXP ffi_idr_qpred(SEXP ptr, SEXP start, SEXP value, SEXP m,
                    SEXP thresholds, SEXP j, SEXP lam, SEXP alpha);
 SEXP ffi_idr_crps(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP thresholds,
                   SEXP j, SEXP lam, SEXP y, SEXP kappa);
-SEXP ffi_interpolate(SEXP knots, SEXP values, SEXP t, SEXP linear, SEXP clip);
+SEXP ffi_interpolate(SEXP knots, SEXP values, SEXP t, SEXP linear, SEXP clip,
+                     SEXP lo);
 SEXP ffi_locate(SEXP knots, SEXP t, SEXP linear, SEXP clip);
 SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
                     SEXP single, SEXP threads);

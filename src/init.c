@@ -28,7 +28,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_idr_cdf, 8),
   CALLDEF(ffi_idr_qpred, 8),
   CALLDEF(ffi_idr_crps, 9),
-  CALLDEF(ffi_interpolate, 5),
+  CALLDEF(ffi_interpolate, 6),
   CALLDEF(ffi_locate, 4),
   CALLDEF(ffi_isoreg_fit, 7),
   {NULL, NULL, 0}

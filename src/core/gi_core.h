@@ -74,26 +74,43 @@ typedef struct {
   const double *d;
 } gi_order;
 
-/* isoreg.c: one pass over the points in sorted order (by x). Writes the
- * values and weights in that order into ys and ws, yc[0..n]
- * stats::isoreg()'s running sum of y (in double, as it computes it) and,
- * when w is given, cx[0..n] and cy[0..n] the running sums of w and w * y.
- * Each run of equal x becomes one point: its x and summed weight (w NULL:
- * counts), run_end[r] the sorted position after run r. Returns the number
- * of runs. */
-gi_idx gi_isoreg_gather(const double *x, const double *y, const double *w,
-                        const gi_order *ord, gi_idx n, double *ys, double *ws,
-                        double *yc, double *cx, double *cy, double *kx,
-                        double *kw, gi_idx *run_end);
+/* ties.c: the points gathered in stats::isoreg()'s order from an order
+ * of x alone (ord, 1-based, in oi or od, modified): each run of tied x
+ * sorted by y, decreasing when desc, stably (the runs shared by up to
+ * nthreads threads). ys and ws (when w is given)
+ * get the values and weights in that order; runs of two or more tied x go
+ * into tie[] as pairs (first sorted position, the one after its last).
+ * Returns how many (at most n / 2), or -1 when memory runs out. */
+gi_idx gi_order_ties(const double *x, const double *y, const double *w,
+                     int *oi, double *od, gi_idx n, int desc, int nthreads,
+                     double *ys, double *ws, gi_idx *tie);
 
-/* The running sums of gi_isoreg_gather() for points already in order. */
+/* isoreg.c: yc[0..n], stats::isoreg()'s running sum of the values in
+ * their order (in double, as it computes it) and, when w is given, cx and
+ * cy the running sums of w and w * y. */
 void gi_running_sums(const double *y, const double *w, gi_idx n, double *yc,
                      double *cx, double *cy);
 
-/* The weighted mean of each run of sorted values (compensated; the plain
- * mean for a run of zero weight). */
-void gi_isoreg_pooled(const double *ys, const double *ws,
-                      const gi_idx *run_end, gi_idx m, double *ky);
+/* The points pooled by x: the weighted mean of each run of sorted values
+ * (compensated; the plain mean for a run of zero weight) into ky and its
+ * summed weight (ws NULL: its length) into kw. Returns how many. */
+gi_idx gi_isoreg_pool(const double *ys, const double *ws, gi_idx n,
+                      const gi_idx *tie, gi_idx ntie, double *ky, double *kw);
+
+/* The fit of the pooled points spread over the sorted points. */
+void gi_isoreg_spread(const double *kfit, gi_idx n, const gi_idx *tie,
+                      gi_idx ntie, double *fit);
+
+/* 1 if some run of tied x has two fitted values (rounding), else 0. */
+int gi_isoreg_split(const double *fit, const gi_idx *tie, gi_idx ntie);
+
+/* The blocks of a fit in sorted order (runs of one fitted value): their
+ * number, and their first and last x, value and summed weight (ws NULL:
+ * their number of points). */
+gi_idx gi_isoreg_nblocks(const double *fit, gi_idx n);
+void gi_isoreg_blocks(const double *x, const gi_order *ord, const double *fit,
+                      const double *ws, gi_idx n, double *from, double *to,
+                      double *value, double *weight);
 
 /* The knots of stats::isoreg() on the cumulative sum diagram (X_i, Y_i),
  * i = 0..n (X NULL: X_i = i; sign -1: the diagram of -Y, for decreasing
@@ -106,7 +123,7 @@ gi_status gi_isoreg_knots(const double *Y, const double *X, int sign, gi_idx n,
  * such points of its run moves to the run's last one, where the fit
  * steps. */
 void gi_isoreg_run_knots(gi_idx *knot, gi_idx nknot, const double *ws,
-                         const gi_idx *run_end, gi_idx m);
+                         const gi_idx *tie, gi_idx ntie);
 
 /* The fit of n sorted values (one problem) and the knots of their diagram,
  * on two threads when nthreads >= 2 and n is large. */
@@ -121,13 +138,15 @@ gi_status gi_isoreg_solve(const double *ys, const double *ws, gi_idx n,
  * linear = 0: the first knot >= t (a right-continuous step); 1: linear
  * interpolation. Outside the knots' range: the nearer end when clip, else
  * no place (j = GI_NO_PLACE, value `na`); NaN t: no place. Both return the
- * first point outside the range (0-based), or -1. */
+ * first point outside the range (0-based), or -1. gi_interpolate()'s
+ * range starts at lo <= knot[0] (a step function given by the right ends
+ * of its steps, the first of which starts at lo). */
 #define GI_NO_PLACE (-2147483647 - 1)
 gi_idx gi_locate(const double *knot, gi_idx m, const double *t, gi_idx n,
                  int linear, int clip, int *j, double *lam);
 gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
-                      const double *t, gi_idx n, int linear, int clip,
-                      double na, double *out);
+                      double lo, const double *t, gi_idx n, int linear,
+                      int clip, double na, double *out);
 
 /* Threads the engine may use: the request capped by what OpenMP allows
  * (1 when the package was built without OpenMP). */

@@ -1,66 +1,17 @@
 /*
- * The model fit of isoreg(): the points gathered in sort order with their
- * tied abscissae pooled, in one pass, and the knots of stats::isoreg()
- * reproduced in linear time.
+ * The model fit of isoreg(): the points gathered in sort order, their tied
+ * abscissae pooled where the fit needs it, the blocks of the fit, and the
+ * knots of stats::isoreg() reproduced in linear time.
  */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include "gi_core.h"
 
-static GI_ALWAYS_INLINE gi_idx gather(const double *x, const double *y,
-                                      const double *w, const int *oi,
-                                      const double *od, gi_idx n, double *ys,
-                                      double *ws, double *yc, double *cx,
-                                      double *cy, double *kx, double *kw,
-                                      gi_idx *run_end)
+/* Point k of the sort order (0-based). */
+static inline gi_idx at(const gi_order *o, gi_idx k)
 {
-  gi_idx r = -1;
-  double prev = 0.0, acc = 0.0, sw = 0.0;
-  yc[0] = 0.0;
-  if (w) cx[0] = cy[0] = 0.0;
-  for (gi_idx k = 0; k < n; k++) {
-    gi_idx i = oi ? (gi_idx) oi[k] - 1 : (gi_idx) od[k] - 1;
-    double xi = x[i], yi = y[i], wi = w ? w[i] : 1.0;
-    ys[k] = yi;
-    /* stats::isoreg()'s running sum, in double, in this order */
-    acc += yi;
-    yc[k + 1] = acc;
-    if (w) {
-      ws[k] = wi;
-      cx[k + 1] = cx[k] + wi;
-      cy[k + 1] = cy[k] + wi * yi;
-    }
-    if (r < 0 || xi != prev) {
-      if (r >= 0) {
-        kw[r] = sw;
-        run_end[r] = k;
-      }
-      r++;
-      kx[r] = xi;
-      prev = xi;
-      sw = 0.0;
-    }
-    sw += wi;
-  }
-  if (r >= 0) {
-    kw[r] = sw;
-    run_end[r] = n;
-  }
-  return r + 1;
-}
-
-gi_idx gi_isoreg_gather(const double *x, const double *y, const double *w,
-                        const gi_order *ord, gi_idx n, double *ys, double *ws,
-                        double *yc, double *cx, double *cy, double *kx,
-                        double *kw, gi_idx *run_end)
-{
-  /* specialised for the common case: unweighted, through an int order */
-  if (w == NULL && ord->i)
-    return gather(x, y, NULL, ord->i, NULL, n, ys, NULL, yc, NULL, NULL, kx,
-                  kw, run_end);
-  return gather(x, y, w, ord->i, ord->d, n, ys, ws, yc, cx, cy, kx, kw,
-                run_end);
+  return o->i ? (gi_idx) o->i[k] - 1 : (o->d ? (gi_idx) o->d[k] - 1 : k);
 }
 
 void gi_running_sums(const double *y, const double *w, gi_idx n, double *yc,
@@ -88,20 +39,74 @@ static inline void add_comp(double *s, double *c, double t)
   *s = u;
 }
 
-void gi_isoreg_pooled(const double *ys, const double *ws,
-                      const gi_idx *run_end, gi_idx m, double *ky)
+gi_idx gi_isoreg_pool(const double *ys, const double *ws, gi_idx n,
+                      const gi_idx *tie, gi_idx ntie, double *ky, double *kw)
 {
-  for (gi_idx r = 0, k = 0; r < m; r++) {
-    gi_idx start = k;
+  gi_idx r = 0, t = 0;
+  for (gi_idx k = 0; k < n; r++) {
+    gi_idx end = t < ntie && tie[2 * t] == k ? tie[2 * t++ + 1] : k + 1, start = k;
     double swy = 0.0, cwy = 0.0, sw = 0.0, sy = 0.0, cy = 0.0;
-    for (; k < run_end[r]; k++) {
+    for (; k < end; k++) {
       double wi = ws ? ws[k] : 1.0;
       add_comp(&swy, &cwy, wi * ys[k]);
       add_comp(&sy, &cy, ys[k]);
       sw += wi;
     }
     /* a run of zero weight keeps its plain mean: it never counts */
-    ky[r] = sw > 0.0 ? (swy + cwy) / sw : (sy + cy) / (double) (k - start);
+    ky[r] = sw > 0.0 ? (swy + cwy) / sw : (sy + cy) / (double) (end - start);
+    kw[r] = sw;
+  }
+  return r;
+}
+
+void gi_isoreg_spread(const double *kfit, gi_idx n, const gi_idx *tie,
+                      gi_idx ntie, double *fit)
+{
+  gi_idx r = 0, t = 0;
+  for (gi_idx k = 0; k < n; r++) {
+    gi_idx end = t < ntie && tie[2 * t] == k ? tie[2 * t++ + 1] : k + 1;
+    for (; k < end; k++) fit[k] = kfit[r];
+  }
+}
+
+int gi_isoreg_split(const double *fit, const gi_idx *tie, gi_idx ntie)
+{
+  for (gi_idx t = 0; t < ntie; t++)
+    for (gi_idx k = tie[2 * t] + 1; k < tie[2 * t + 1]; k++)
+      if (fit[k] != fit[k - 1]) return 1;
+  return 0;
+}
+
+gi_idx gi_isoreg_nblocks(const double *fit, gi_idx n)
+{
+  gi_idx b = n > 0;
+  for (gi_idx k = 1; k < n; k++) b += fit[k] != fit[k - 1];
+  return b;
+}
+
+void gi_isoreg_blocks(const double *x, const gi_order *ord, const double *fit,
+                      const double *ws, gi_idx n, double *from, double *to,
+                      double *value, double *weight)
+{
+  gi_idx b = -1, first = 0;
+  double sw = 0.0;
+  for (gi_idx k = 0; k < n; k++) {
+    if (k == 0 || fit[k] != fit[k - 1]) {
+      if (b >= 0) {
+        to[b] = x[at(ord, k - 1)];
+        weight[b] = ws ? sw : (double) (k - first);
+      }
+      b++;
+      from[b] = x[at(ord, k)];
+      value[b] = fit[k];
+      first = k;
+      sw = 0.0;
+    }
+    if (ws) sw += ws[k];
+  }
+  if (b >= 0) {
+    to[b] = x[at(ord, n - 1)];
+    weight[b] = ws ? sw : (double) (n - first);
   }
 }
 
@@ -251,14 +256,15 @@ gi_status gi_isoreg_knots(const double *Y, const double *X, int sign, gi_idx n,
 }
 
 void gi_isoreg_run_knots(gi_idx *knot, gi_idx nknot, const double *ws,
-                         const gi_idx *run_end, gi_idx m)
+                         const gi_idx *tie, gi_idx ntie)
 {
-  gi_idx r = 0;
+  gi_idx t = 0;
   for (gi_idx q = 0; q < nknot; q++) {
     gi_idx k = knot[q]; /* the knot is point k - 1 (0-based) */
-    while (r < m && run_end[r] < k) r++;
-    if (r == m) break;
-    while (k < run_end[r] && ws[k] == 0.0) k++;
+    while (t < ntie && tie[2 * t + 1] < k) t++;
+    if (t == ntie) break;
+    if (tie[2 * t] >= k) continue; /* point k - 1 is not in that run */
+    while (k < tie[2 * t + 1] && ws[k] == 0.0) k++;
     knot[q] = k;
   }
 }

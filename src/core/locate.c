@@ -12,18 +12,26 @@
 #include "gi_core.h"
 
 /* The first knot >= t (m if none), by bisection from a guess: points that
- * arrive sorted cost O(1) each, any others O(log m). */
+ * arrive sorted cost O(1) each, any others O(log m). The bisection moves
+ * a base without branches, as random points would mispredict half of
+ * them. */
 static gi_idx first_at_or_after(const double *k, gi_idx m, double t, gi_idx guess)
 {
-  gi_idx lo, hi;
   if (guess > 0 && guess < m && k[guess - 1] < t && t <= k[guess]) return guess;
-  lo = 0;
-  hi = m;
-  while (lo < hi) {
-    gi_idx mid = lo + (hi - lo) / 2;
-    if (k[mid] < t) lo = mid + 1; else hi = mid;
+  const double *base = k;
+  gi_idx len = m;
+  while (len > 1) {
+    gi_idx half = len / 2;
+#if defined(__GNUC__)
+    /* both places the next probe can be: memory, not arithmetic, bounds
+     * a search over many knots */
+    __builtin_prefetch(base + half / 2 - 1);
+    __builtin_prefetch(base + half + half / 2 - 1);
+#endif
+    base = base[half - 1] < t ? base + half : base;
+    len -= half;
   }
-  return lo;
+  return (base - k) + (m > 0 && *base < t);
 }
 
 /* (t - a) / (b - a) for a < t < b, without overflow when b - a exceeds
@@ -66,8 +74,8 @@ gi_idx gi_locate(const double *knot, gi_idx m, const double *t, gi_idx n,
 }
 
 gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
-                      const double *t, gi_idx n, int linear, int clip,
-                      double na, double *out)
+                      double lo, const double *t, gi_idx n, int linear,
+                      int clip, double na, double *out)
 {
   gi_idx outside = -1, guess = 0;
   for (gi_idx i = 0; i < n; i++) {
@@ -76,14 +84,14 @@ gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
       out[i] = na;
       continue;
     }
-    if (ti < knot[0] || ti > knot[m - 1]) {
+    if (ti < lo || ti > knot[m - 1]) {
       if (outside < 0) outside = i;
-      out[i] = clip ? (ti < knot[0] ? f[0] : f[m - 1]) : na;
+      out[i] = clip ? (ti < lo ? f[0] : f[m - 1]) : na;
       continue;
     }
     gi_idx r = first_at_or_after(knot, m, ti, guess);
     guess = r;
-    if (!linear || knot[r] == ti) {
+    if (!linear || knot[r] == ti || r == 0) {
       out[i] = f[r];
     } else {
       double a = f[r - 1], b = f[r];

@@ -194,7 +194,8 @@ test_that("y_min and y_max clip the fit exactly, and decreasing = \"auto\" reads
     f <- isoreg(x, y, weights = w, y_min = lo, y_max = hi)
     u <- isoreg(x, y, weights = w)
     expect_identical(f$yf, pmin(pmax(u$yf, lo), hi))
-    expect_true(all(f$knots$fit >= lo & f$knots$fit <= hi))
+    expect_true(all(f$blocks$value >= lo & f$blocks$value <= hi))
+    expect_identical(f$blocks$value, unique(f$yf))
     # the bounded fit minimises the (weighted) squared error among bounded
     # monotone fits: no better one by a brute-force check of perturbations
     ww <- if (is.null(w)) rep(1, n) else w
