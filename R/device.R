@@ -123,6 +123,7 @@ cuda_version <- function(v) {
 
 #' @export
 print.gpuiso_gpu_info <- function(x, ...) {
+  check_dots(..., fn = "print()")
   cat("gpuiso", format(utils::packageVersion("gpuiso")), "\n")
   cat("  CUDA compiled in: ", if (x$cuda_compiled) "yes" else "no",
       if (!is.na(x$runtime)) paste0(" (runtime ", x$runtime, ")"), "\n", sep = "")

@@ -1,5 +1,14 @@
-# The GPU pipeline of isoreg(): the sort by (x, -y), the pooling of tied x
-# and the fit on the device. NULL when the CPU must do it instead.
-gpu_isoreg <- function(x, y, w, is_ord, decreasing, single, call) {
-  NULL
+# The GPU pipeline of isoreg(): the sort by (x, -y) and the fit on the
+# device, stats' running sums and knots on the host. NULL when the CPU must
+# do it instead: float32 fits, zero weights (the pooled refit they need is
+# the CPU's), or more points than one device sort takes.
+gpu_isoreg <- function(x, y, w, decreasing, single, call) {
+  if (single || !is.null(w) && any(w == 0)) return(NULL)
+  res <- .Call(ffi_gpu_isoreg, x, y, w, decreasing, resolve_threads())
+  if (!is.null(res$error)) {
+    if (identical(res$status, gpu_status_range)) return(NULL)
+    abort_gpu(res$error, call)
+  }
+  res$device <- "gpu"
+  res
 }

@@ -138,7 +138,7 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
   device <- resolve_device(device, length(y), ecall)
   is_ord <- index || !is.unsorted(x, strictly = TRUE)
 
-  res <- if (device == "gpu") gpu_isoreg(x, y, w, is_ord, decreasing, single, ecall)
+  res <- if (device == "gpu") gpu_isoreg(x, y, w, decreasing, single, ecall)
   if (is.null(res)) {
     # stats' order: by x, tied x by decreasing y (increasing y for
     # decreasing fits), so that tied x are pooled by the fit itself; the C

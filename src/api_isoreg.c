@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <math.h>
 #include "gpuiso.h"
+#include "cuda/gi_cuda.h"
 
 static void order_arg(SEXP ord, R_xlen_t n, gi_order *o)
 {
@@ -80,92 +81,152 @@ static SEXP block_list(SEXP x, const gi_order *o, const double *fit,
   return out;
 }
 
+/* The points in stats' order, as the CPU or the GPU put them there. */
+typedef struct {
+  SEXP x, ord;           /* x as given; the order (R_NilValue: identity) */
+  const double *ys, *ws; /* values and weights (NULL) in that order */
+  const gi_idx *tie;     /* the runs of tied x, ntie pairs */
+  gi_idx ntie, n;
+  int dec, nthreads, single;
+} sorted_points;
+
 /*
- * The fit of y on x. The points are read in sort order (by x, then by -y;
- * by y for decreasing fits), as stats::isoreg() orders them: tied x then
- * form a run that violates the order, which the fit pools whole (for any
- * positive weights, a pair y_i >= y_(i+1) gets one fitted value), so the
- * sorted values are fitted as they are, without a pooled copy, while the
- * knots are found on a second thread. Zero weights, which follow their
- * right neighbour instead, and a run split by rounding are refitted from
- * the pooled points. ord: order(x), which this call completes to stats'
- * order in place (a fresh vector of the R layer's), or NULL when x is
- * strictly increasing (no ties).
- * Returns list(yf, yc, iKnots, blocks, distinct, ord): the fit in sorted
- * order, stats' running sums and knots, the blocks of the fit, the number
- * of distinct x and stats' order.
+ * Everything after the sort, on the CPU: stats' running sums, the fit
+ * (unless `fitted`: the GPU's is in yf already) beside the knots, the
+ * refit from the pooled points where zero weights or a split run need it,
+ * the blocks. Returns list(yf, yc, iKnots, blocks, distinct, ord): the fit
+ * in sorted order, stats' running sums and knots, the blocks of the fit,
+ * the number of distinct x and stats' order.
+ */
+static SEXP finish(const sorted_points *p, SEXP yf, int fitted)
+{
+  gi_idx n = p->n;
+  const double *ys = p->ys, *ws = p->ws;
+  const char *names[] = {"yf", "yc", "iKnots", "blocks", "distinct", "ord", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, yf);
+  SEXP yc = fresh(n + 1);
+  SET_VECTOR_ELT(out, 1, yc);
+  double *cx = ws ? scratch(n + 1) : NULL, *cy = ws ? scratch(n + 1) : NULL;
+  gi_running_sums(ys, ws, n, REAL(yc), cx, cy);
+  gi_idx m = n;
+  for (gi_idx t = 0; t < p->ntie; t++) m -= p->tie[2 * t + 1] - p->tie[2 * t] - 1;
+
+  double *pf = REAL(yf);
+  gi_idx *knot = (gi_idx *) R_alloc((size_t) n + 1, sizeof(gi_idx)), nk = 0, bad = 0;
+  const double *Y = ws ? cy : REAL(yc), *X = ws ? cx : NULL;
+  gi_status st;
+  int zeros = ws != NULL && any_zero(ws, n);
+  if (zeros || fitted) {
+    st = gi_isoreg_knots(Y, X, p->dec ? -1 : 1, n, knot, &nk);
+  } else {
+    st = gi_isoreg_solve(ys, ws, n, p->dec, p->nthreads, Y, X, pf, knot, &nk,
+                         &bad);
+  }
+  if (st != GI_OK) gi_stop_status(st, bad);
+  if (zeros || gi_isoreg_split(pf, p->tie, p->ntie)) {
+    /* the pooled points, each with its run's weight */
+    double *ky = scratch(m + 1), *kw = scratch(m + 1), *kf = scratch(m + 1);
+    gi_isoreg_pool(ys, ws, n, p->tie, p->ntie, ky, kw);
+    fit_one(ky, kw, m, p->dec, kf);
+    gi_isoreg_spread(kf, n, p->tie, p->ntie, pf);
+  }
+  if (zeros && p->ntie > 0) gi_isoreg_run_knots(knot, nk, ws, p->tie, p->ntie);
+  if (p->single) round_single(pf, n);
+  gi_order o;
+  order_arg(p->ord, n, &o);
+  SET_VECTOR_ELT(out, 2, index_vector(knot, nk, n));
+  SET_VECTOR_ELT(out, 3, block_list(p->x, &o, pf, ws, n));
+  SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double) m));
+  SET_VECTOR_ELT(out, 5, p->ord);
+  UNPROTECT(1);
+  return out;
+}
+
+static void check_xy(SEXP x, SEXP y)
+{
+  if (TYPEOF(x) != REALSXP || TYPEOF(y) != REALSXP || Rf_xlength(x) != Rf_xlength(y))
+    gi_internal_error("x and y must be doubles of one length");
+}
+
+/*
+ * The fit of y on x on the CPU. The points are read in sort order (by x,
+ * then by -y; by y for decreasing fits), as stats::isoreg() orders them:
+ * tied x then form a run that violates the order, which the fit pools
+ * whole (for any positive weights, a pair y_i >= y_(i+1) gets one fitted
+ * value), so the sorted values are fitted as they are, without a pooled
+ * copy, while the knots are found on a second thread. Zero weights, which
+ * follow their right neighbour instead, and a run split by rounding are
+ * refitted from the pooled points. ord: order(x), which this call
+ * completes to stats' order in place (a fresh vector of the R layer's), or
+ * NULL when x is strictly increasing (no ties). Returns finish()'s list.
  */
 SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
                     SEXP single, SEXP threads)
 {
+  check_xy(x, y);
   R_xlen_t n = Rf_xlength(y);
-  if (TYPEOF(x) != REALSXP || TYPEOF(y) != REALSXP || Rf_xlength(x) != n)
-    gi_internal_error("x and y must be doubles of one length");
   const double *wp = gi_weights_arg(w, n);
   /* the order is completed in place: in a copy if anything else sees it */
   if (!Rf_isNull(ord) && MAYBE_SHARED(ord)) ord = Rf_duplicate(ord);
   PROTECT(ord);
   gi_order o;
   order_arg(ord, n, &o);
-  int sorted = o.i == NULL && o.d == NULL;
-  int dec = Rf_asLogical(decreasing) == TRUE;
-  int nthreads = Rf_asInteger(threads);
-
-  const char *names[] = {"yf", "yc", "iKnots", "blocks", "distinct", "ord", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SEXP yc = fresh(n + 1);
-  SET_VECTOR_ELT(out, 1, yc);
-  double *cx = wp ? scratch(n + 1) : NULL, *cy = wp ? scratch(n + 1) : NULL;
-  const double *ys = REAL(y), *ws = wp;
+  sorted_points p = {x, ord, REAL(y), wp, NULL, 0, n,
+                     Rf_asLogical(decreasing) == TRUE, Rf_asInteger(threads),
+                     Rf_asLogical(single) == TRUE};
   /* pairs (first, end) of the runs of tied x: few pages are ever touched */
-  gi_idx *tie = (gi_idx *) R_alloc((size_t) n + 2, sizeof(gi_idx)), ntie = 0;
-  if (!sorted) {
+  gi_idx *tie = (gi_idx *) R_alloc((size_t) n + 2, sizeof(gi_idx));
+  p.tie = tie;
+  if (o.i != NULL || o.d != NULL) {
     /* gathered in stats' order: tied x by decreasing y (increasing for
      * decreasing fits), completing the R layer's fresh order(x) in place */
     double *ysb = scratch(n), *wsb = wp ? scratch(n) : NULL;
-    ntie = gi_order_ties(REAL(x), REAL(y), wp,
-                         TYPEOF(ord) == INTSXP ? INTEGER(ord) : NULL,
-                         TYPEOF(ord) == REALSXP ? REAL(ord) : NULL, n, !dec,
-                         nthreads, ysb, wsb, tie);
-    if (ntie < 0) Rf_error("gpuiso: not enough memory to order the points.");
-    ys = ysb;
-    ws = wsb;
+    p.ntie = gi_order_ties(REAL(x), REAL(y), wp,
+                           TYPEOF(ord) == INTSXP ? INTEGER(ord) : NULL,
+                           TYPEOF(ord) == REALSXP ? REAL(ord) : NULL, n, !p.dec,
+                           p.nthreads, ysb, wsb, tie);
+    if (p.ntie < 0) Rf_error("gpuiso: not enough memory to order the points.");
+    p.ys = ysb;
+    p.ws = wsb;
   }
-  gi_running_sums(ys, ws, n, REAL(yc), cx, cy);
-  gi_idx m = n;
-  for (gi_idx t = 0; t < ntie; t++) m -= tie[2 * t + 1] - tie[2 * t] - 1;
+  SEXP out = finish(&p, PROTECT(fresh(n)), 0);
+  UNPROTECT(2);
+  return out;
+}
 
-  SEXP yf = fresh(n);
-  SET_VECTOR_ELT(out, 0, yf);
-  double *pf = REAL(yf);
-  gi_idx *knot = (gi_idx *) R_alloc((size_t) n + 1, sizeof(gi_idx)), nk = 0, bad;
-  const double *Y = wp ? cy : REAL(yc), *X = wp ? cx : NULL;
-  gi_status st;
-  int zeros = wp != NULL && any_zero(wp, n), pooled = zeros;
-  if (zeros) {
-    st = gi_isoreg_knots(Y, X, dec ? -1 : 1, n, knot, &nk);
-    bad = 0;
-  } else {
-    st = gi_isoreg_solve(ys, ws, n, dec, nthreads, Y, X, pf, knot,
-                         &nk, &bad);
-    pooled = gi_isoreg_split(pf, tie, ntie);
+/*
+ * The same with the sort and the fit on the GPU (double precision, weights
+ * > 0; the R layer sees to both). Returns finish()'s list, or list(error,
+ * status) when the GPU could not do it (GI_CUDA_RANGE: beyond what its sort
+ * takes; the CPU fits instead).
+ */
+SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads)
+{
+  check_xy(x, y);
+  R_xlen_t n = Rf_xlength(y);
+  const double *wp = gi_weights_arg(w, n);
+  int dec = Rf_asLogical(decreasing) == TRUE;
+  SEXP ord = PROTECT(Rf_allocVector(INTSXP, n));
+  SEXP yf = PROTECT(fresh(n));
+  double *ys = scratch(n), *ws = wp ? scratch(n) : NULL;
+  unsigned char *same = (unsigned char *) R_alloc((size_t) n + 1, 1);
+  char msg[1024] = "";
+  int status = gi_cuda_isoreg_host(REAL(x), REAL(y), wp, (int64_t) n, dec,
+                                   INTEGER(ord), ys, ws, same, REAL(yf), msg,
+                                   sizeof(msg));
+  if (status != GI_CUDA_OK) {
+    const char *names[] = {"error", "status", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_mkString(msg));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(status));
+    UNPROTECT(3);
+    return out;
   }
-  if (st != GI_OK) gi_stop_status(st, bad);
-  if (pooled) {
-    /* the pooled points, each with its run's weight */
-    double *ky = (double *) R_alloc((size_t) m + 1, sizeof(double));
-    double *kw = (double *) R_alloc((size_t) m + 1, sizeof(double));
-    double *kf = (double *) R_alloc((size_t) m + 1, sizeof(double));
-    gi_isoreg_pool(ys, ws, n, tie, ntie, ky, kw);
-    fit_one(ky, kw, m, dec, kf);
-    gi_isoreg_spread(kf, n, tie, ntie, pf);
-  }
-  if (zeros && ntie > 0) gi_isoreg_run_knots(knot, nk, ws, tie, ntie);
-  if (Rf_asLogical(single) == TRUE) round_single(pf, n);
-  SET_VECTOR_ELT(out, 2, index_vector(knot, nk, n));
-  SET_VECTOR_ELT(out, 3, block_list(x, &o, pf, ws, n));
-  SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double) m));
-  SET_VECTOR_ELT(out, 5, ord);
+  gi_idx *tie = (gi_idx *) R_alloc((size_t) n + 2, sizeof(gi_idx));
+  sorted_points p = {x, ord, ys, ws, tie, gi_list_ties(same, n, tie), n, dec,
+                     Rf_asInteger(threads), 0};
+  SEXP out = finish(&p, yf, 1);
   UNPROTECT(2);
   return out;
 }

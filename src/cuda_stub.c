@@ -81,6 +81,16 @@ int gi_cuda_calibrate_host(const double *score, const double *outcome,
   return absent(msg, len);
 }
 
+int gi_cuda_isoreg_host(const double *x, const double *y, const double *w,
+                        int64_t n, int decreasing, int32_t *ord, double *ys,
+                        double *ws, unsigned char *same, double *fit,
+                        char *msg, size_t len)
+{
+  (void) x; (void) y; (void) w; (void) n; (void) decreasing; (void) ord;
+  (void) ys; (void) ws; (void) same; (void) fit;
+  return absent(msg, len);
+}
+
 int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w,
                      int64_t n, int64_t m, int64_t K, double *ptr, char *msg,
                      size_t len)

@@ -69,5 +69,6 @@ SEXP ffi_interpolate(SEXP knots, SEXP values, SEXP t, SEXP linear, SEXP clip,
 SEXP ffi_locate(SEXP knots, SEXP t, SEXP linear, SEXP clip);
 SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
                     SEXP single, SEXP threads);
+SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads);
 
 #endif

@@ -31,6 +31,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_interpolate, 6),
   CALLDEF(ffi_locate, 4),
   CALLDEF(ffi_isoreg_fit, 7),
+  CALLDEF(ffi_gpu_isoreg, 5),
   {NULL, NULL, 0}
 };
 

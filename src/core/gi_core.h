@@ -85,6 +85,10 @@ gi_idx gi_order_ties(const double *x, const double *y, const double *w,
                      int *oi, double *od, gi_idx n, int desc, int nthreads,
                      double *ys, double *ws, gi_idx *tie);
 
+/* The runs of tied x from flags same[k] (x of point k equals that of point
+ * k - 1), as gi_order_ties() lists them; returns how many. */
+gi_idx gi_list_ties(const unsigned char *same, gi_idx n, gi_idx *tie);
+
 /* isoreg.c: yc[0..n], stats::isoreg()'s running sum of the values in
  * their order (in double, as it computes it) and, when w is given, cx and
  * cy the running sums of w and w * y. */

@@ -113,6 +113,20 @@ static void sort_one(sortbuf *s, gi_idx a, gi_idx g, int *oi, double *od,
   }
 }
 
+gi_idx gi_list_ties(const unsigned char *same, gi_idx n, gi_idx *tie)
+{
+  gi_idx nt = 0;
+  for (gi_idx k = 1; k < n; k++) {
+    if (!same[k]) continue;
+    gi_idx start = k - 1;
+    while (k < n && same[k]) k++;
+    tie[2 * nt] = start;
+    tie[2 * nt + 1] = k;
+    nt++;
+  }
+  return nt;
+}
+
 gi_idx gi_order_ties(const double *x, const double *y, const double *w,
                      int *oi, double *od, gi_idx n, int desc, int nthreads,
                      double *ys, double *ws, gi_idx *tie)
@@ -131,16 +145,7 @@ gi_idx gi_order_ties(const double *x, const double *y, const double *w,
     if (w) ws[k] = w[i];
     same[k] = k > 0 && x[i] == x[h];
   }
-  gi_idx nt = 0;
-  same[n] = 0;
-  for (gi_idx k = 1; k <= n; k++) {
-    if (!same[k] || k == n) continue;
-    gi_idx start = k - 1;
-    while (k < n && same[k]) k++;
-    tie[2 * nt] = start;
-    tie[2 * nt + 1] = k;
-    nt++;
-  }
+  gi_idx nt = gi_list_ties(same, n, tie);
   free(same);
   if (nt == 0) return 0;
 

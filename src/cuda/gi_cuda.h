@@ -104,6 +104,18 @@ int gi_cuda_calibrate_host(const double *score, const double *outcome,
                            int64_t *offsets, char *msg, size_t len);
 
 /*
+ * The fit of isoreg() on the device: the n points (n < 2^31, else
+ * GI_CUDA_RANGE) ordered by x and tied x by decreasing y (increasing y when
+ * decreasing), stably; w NULL or > 0. ord gets the order (1-based), ys and
+ * ws (when w is given) the values and weights in that order, same[k] 1
+ * where point k's x equals point k-1's, fit the fit of ys in that order.
+ */
+int gi_cuda_isoreg_host(const double *x, const double *y, const double *w,
+                        int64_t n, int decreasing, int32_t *ord, double *ys,
+                        double *ws, unsigned char *same, double *fit,
+                        char *msg, size_t len);
+
+/*
  * Isotonic distributional regression on the device: for each of K
  * thresholds the antitonic regression, over m distinct covariate values,
  * of the share of each value's weight switched on. Observation i is at

@@ -197,29 +197,53 @@ test_that("isotonic_vjp() on the GPU equals the CPU's", {
   expect_close(vg$weights, vc$weights, 1e-10, "vjp, batch, d/dw")
 })
 
-test_that("isoreg(device = 'gpu') gives the CPU's yf and iKnots", {
+test_that("isoreg(device = 'gpu') sorts and fits on the device and gives the CPU's fit", {
   skip_no_gpu()
   set.seed(117)
-  for (n in c(1e3, 2e5)) {
-    x <- round(runif(n) * 2000) / 100 # many tied x
-    y <- sin(x) + x / 3 + rnorm(n)
-    w <- runif(n, 0.1, 1.1)
-    for (dec in c(FALSE, TRUE)) {
-      yy <- if (dec) -y else y
-      lab <- sprintf("isoreg, n = %g, decreasing = %s", n, dec)
-      fc <- isoreg(x, yy, w, decreasing = dec, device = "cpu")
-      fg <- isoreg(x, yy, w, decreasing = dec, device = "gpu")
-      expect_close(fg$yf, fc$yf, 1e-10, lab)
-      expect_identical(fg$iKnots, fc$iKnots, label = lab)
-      expect_identical(fg$ord, fc$ord, label = lab)
-      expect_identical(fg$device, "gpu")
-      expect_identical(fc$device, "cpu")
+  for (n in c(1e3, 2e5, 2e6)) {
+    xs <- list(round(runif(n) * 2000) / 100,                # many tied x
+               runif(n),                                     # unsorted
+               sample.int(1000L, n, replace = TRUE) / 1000,  # 1,000 distinct
+               seq_len(n) / n)                               # sorted, distinct
+    for (k in seq_along(xs)) {
+      x <- xs[[k]]
+      y <- sin(x) + x / 3 + round(rnorm(n), 1)
+      w <- if (k %% 2L) runif(n, 0.1, 1.1)
+      for (dec in c(FALSE, TRUE)) {
+        yy <- if (dec) -y else y
+        lab <- sprintf("isoreg, n = %g, x %d, decreasing = %s", n, k, dec)
+        fc <- isoreg(x, yy, w, decreasing = dec, device = "cpu")
+        fg <- isoreg(x, yy, w, decreasing = dec, device = "gpu")
+        expect_identical(fg$device, "gpu")
+        expect_identical(fc$device, "cpu")
+        expect_close(fg$yf, fc$yf, 1e-10, lab)
+        for (nm in c("iKnots", "ord", "yc", "isOrd", "x", "y", "n_distinct")) {
+          expect_identical(fg[[nm]], fc[[nm]], label = paste(lab, nm))
+        }
+        expect_identical(nrow(fg$blocks), nrow(fc$blocks), label = lab)
+        expect_close(fg$blocks$value, fc$blocks$value, 1e-10, lab)
+        # tied x have one fitted value
+        expect_true(all(tapply(fitted(fg), x, function(v) length(unique(v))) == 1L),
+                    label = lab)
+      }
     }
   }
+  # stats' own fit, through the device
+  x <- runif(5e4); y <- round(x + rnorm(5e4), 1)
+  s <- stats::isoreg(x, y)
+  g <- isoreg(x, y, device = "gpu")
+  expect_identical(g$iKnots, s$iKnots)
+  expect_identical(g$ord, s$ord)
+  expect_identical(g$yc, s$yc)
+  expect_close(g$yf, s$yf, 1e-12, "stats through the GPU")
+  # what the device does not take goes to the CPU, with the CPU's result
+  w0 <- runif(5e4); w0[c(3, 99)] <- 0
+  f0 <- isoreg(x, y, w0, device = "gpu")
+  expect_identical(f0$device, "cpu")
+  expect_identical(f0$yf, isoreg(x, y, w0, device = "cpu")$yf)
   fs <- isoreg(x, y, device = "gpu", precision = "single")
   expect_identical(fs$precision, "single")
-  expect_close(fs$yf, isoreg(x, y, device = "cpu", precision = "single")$yf, 2e-7,
-               "isoreg, single")
+  expect_identical(fs$yf, isoreg(x, y, device = "cpu", precision = "single")$yf)
 })
 
 test_that("device = 'gpu' never modifies its inputs", {

@@ -1,0 +1,145 @@
+/*
+ * gpuiso CUDA engine: the sort and the fit of isoreg() on the device. The
+ * points are put in stats::isoreg()'s order, by x and tied x by decreasing
+ * y (increasing y for decreasing fits), by two stable radix sorts (y, then
+ * x); the values are gathered in that order and fitted as they stand (a
+ * run of tied x sorted against the fit is pooled whole by it). The order,
+ * the sorted values, where x repeats and the fit come back; the host adds
+ * stats' running sums and knots, which need its sequential arithmetic.
+ */
+#include <stdio.h>
+#include <cub/cub.cuh>
+#include "engine.cuh"
+#include "gi_cuda.h"
+
+/* A double as an unsigned key in its order (-0 as +0, so that the two tie
+ * as they do in R's order()); `flip` gives the decreasing order. */
+__device__ __forceinline__ uint64_t iso_key(double v, bool flip)
+{
+  uint64_t b = (uint64_t) __double_as_longlong(v == 0.0 ? 0.0 : v);
+  b = (b >> 63) ? ~b : b | 0x8000000000000000ull;
+  return flip ? ~b : b;
+}
+
+__global__ void iso_ykeys(const double *y, int64_t n, bool flip, uint64_t *key,
+                          uint32_t *idx)
+{
+  int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  key[i] = iso_key(y[i], flip);
+  idx[i] = (uint32_t) i;
+}
+
+__global__ void iso_xkeys(const double *x, const uint32_t *perm, int64_t n,
+                          uint64_t *key)
+{
+  int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) key[i] = iso_key(x[perm[i]], false);
+}
+
+/* The values (and weights) in sort order, the order 1-based for R, and
+ * whether each point's x equals its predecessor's. */
+__global__ void iso_gather(const double *y, const double *w, const uint32_t *perm,
+                           const uint64_t *xkey, int64_t n, double *ys, double *ws,
+                           int32_t *ord, unsigned char *same)
+{
+  int64_t k = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  uint32_t i = perm[k];
+  ys[k] = y[i];
+  if (w) ws[k] = w[i];
+  ord[k] = (int32_t) i + 1;
+  same[k] = k > 0 && xkey[k] == xkey[k - 1];
+}
+
+struct iso_buffers {
+  double *x, *y, *w, *ys, *ws, *fit;
+  uint64_t *key_in, *key;
+  uint32_t *idx_in, *perm1, *perm;
+  int32_t *ord;
+  unsigned char *same;
+  void *tmp;
+  size_t tmp_bytes;
+};
+
+static size_t iso_layout(int64_t n, int weighted, char *base, iso_buffers *b)
+{
+  size_t nd = (size_t) n;
+  gi_carver c = {base, 0};
+  b->x = c.take<double>(nd);
+  b->y = c.take<double>(nd);
+  b->w = c.take<double>(weighted ? nd : 0);
+  b->ys = c.take<double>(nd);
+  b->ws = c.take<double>(weighted ? nd : 0);
+  b->fit = c.take<double>(nd);
+  b->key_in = c.take<uint64_t>(nd);
+  b->key = c.take<uint64_t>(nd);
+  b->idx_in = c.take<uint32_t>(nd);
+  b->perm1 = c.take<uint32_t>(nd);
+  b->perm = c.take<uint32_t>(nd);
+  b->ord = c.take<int32_t>(nd);
+  b->same = c.take<unsigned char>(nd);
+  size_t t = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, t, (uint64_t *) nullptr, (uint64_t *) nullptr,
+                                  (uint32_t *) nullptr, (uint32_t *) nullptr, (int) n);
+  b->tmp = c.take<char>(t);
+  b->tmp_bytes = t;
+  return c.off;
+}
+
+extern "C" int gi_cuda_isoreg_host(const double *x, const double *y, const double *w,
+                                   int64_t n, int decreasing, int32_t *ord,
+                                   double *ys, double *ws, unsigned char *same,
+                                   double *fit, char *msg, size_t len)
+{
+  if (n <= 0) return GI_CUDA_OK;
+  if (n > (int64_t) INT32_MAX) {
+    snprintf(msg, len, "more points than one device sort takes: sort them on the CPU");
+    return GI_CUDA_RANGE;
+  }
+  iso_buffers b;
+  size_t need = iso_layout(n, w != NULL, NULL, &b);
+  void *base = NULL;
+  cudaError_t err = gi_aux_reserve(need, &base);
+  if (err != cudaSuccess) return gi_fail(err, "while reserving its workspace", need, msg, len);
+  iso_layout(n, w != NULL, (char *) base, &b);
+
+  const char *stage = "copying the points to the device";
+  size_t nb = (size_t) n * sizeof(double);
+  err = cudaMemcpy(b.x, x, nb, cudaMemcpyHostToDevice);
+  if (err == cudaSuccess) err = cudaMemcpy(b.y, y, nb, cudaMemcpyHostToDevice);
+  if (err == cudaSuccess && w) err = cudaMemcpy(b.w, w, nb, cudaMemcpyHostToDevice);
+  unsigned blocks = (unsigned) ((n + 255) / 256);
+  int nn = (int) n;
+  if (err == cudaSuccess) {
+    stage = "sorting the points";
+    /* by y first (decreasing for increasing fits), then stably by x */
+    iso_ykeys<<<blocks, 256>>>(b.y, n, !decreasing, b.key_in, b.idx_in);
+    size_t tb = b.tmp_bytes;
+    err = cub::DeviceRadixSort::SortPairs(b.tmp, tb, b.key_in, b.key, b.idx_in, b.perm1, nn);
+  }
+  if (err == cudaSuccess) {
+    iso_xkeys<<<blocks, 256>>>(b.x, b.perm1, n, b.key_in);
+    size_t tb = b.tmp_bytes;
+    err = cub::DeviceRadixSort::SortPairs(b.tmp, tb, b.key_in, b.key, b.perm1, b.perm, nn);
+  }
+  if (err == cudaSuccess) {
+    stage = "gathering the points in order";
+    iso_gather<<<blocks, 256>>>(b.y, w ? b.w : NULL, b.perm, b.key, n, b.ys,
+                                w ? b.ws : NULL, b.ord, b.same);
+    err = cudaGetLastError();
+  }
+  if (err != cudaSuccess) return gi_fail(err, stage, need, msg, len);
+  int64_t off[2] = {0, n};
+  int rc = gi_fit_prepared(b.ys, w ? b.ws : NULL, off, 1, decreasing, b.fit, NULL, msg,
+                           len);
+  if (rc != GI_CUDA_OK) return rc;
+  stage = "copying the fit back";
+  err = cudaMemcpy(ord, b.ord, (size_t) n * sizeof(int32_t), cudaMemcpyDeviceToHost);
+  if (err == cudaSuccess) err = cudaMemcpy(ys, b.ys, nb, cudaMemcpyDeviceToHost);
+  if (err == cudaSuccess && w) err = cudaMemcpy(ws, b.ws, nb, cudaMemcpyDeviceToHost);
+  if (err == cudaSuccess) err = cudaMemcpy(same, b.same, (size_t) n, cudaMemcpyDeviceToHost);
+  if (err == cudaSuccess) err = cudaMemcpy(fit, b.fit, nb, cudaMemcpyDeviceToHost);
+  if (err != cudaSuccess) return gi_fail(err, stage, need, msg, len);
+  return GI_CUDA_OK;
+}

@@ -1,0 +1,89 @@
+# isotonic(): bounds, missing values and the direction from the data.
+
+test_that("y_min and y_max give the bounded least-squares fit: the clipped one", {
+  set.seed(501)
+  for (trial in 1:200) {
+    p <- random_problem(40L)
+    lo <- -abs(rnorm(1)) / 2
+    hi <- abs(rnorm(1)) / 2
+    z <- isotonic(p$y, p$w, p$decreasing, y_min = lo, y_max = hi)
+    u <- isotonic(p$y, p$w, p$decreasing)
+    expect_identical(z, pmin(pmax(u, lo), hi))
+    # the KKT conditions of the bounded problem, by brute force on small n:
+    # no bounded monotone fit nearby does better
+    w <- if (is.null(p$w)) rep(1, length(p$y)) else p$w
+    loss <- function(v) sum(w * (p$y - v)^2)
+    for (k in 1:3) {
+      v <- pmin(pmax(u + rnorm(length(u), sd = 0.1), lo), hi)
+      v <- if (p$decreasing) rev(cummax(rev(v))) else cummax(v)
+      expect_true(loss(z) <= loss(v) + 1e-9 * (1 + loss(v)))
+    }
+  }
+  m <- cbind(c(3, 1, 2), c(1, 5, 4))
+  expect_identical(isotonic(m, y_min = 2), pmax(isotonic(m), 2))
+  expect_identical(isotonic(1:5 + 0, y_max = Inf), 1:5 + 0)
+  expect_error(isotonic(1:3, y_min = 3, y_max = 1), "`y_min` must not exceed `y_max`",
+               class = "gpuiso_error_input")
+  expect_error(isotonic(1:3, y_min = NA_real_), "`y_min` must be one number",
+               class = "gpuiso_error_input")
+})
+
+test_that("na.rm = TRUE leaves missing elements out of their problems", {
+  set.seed(502)
+  y <- c(3, NA, 1, 2, NaN, 5)
+  expect_error(isotonic(y), "`y` must be finite: element 2 is NA",
+               class = "gpuiso_error_input")
+  z <- isotonic(y, na.rm = TRUE)
+  expect_identical(z, c(2, NA, 2, 2, NA, 5))
+  w <- c(1, 1, NA, 1, 1, 1)
+  zw <- isotonic(y, w, na.rm = TRUE)
+  expect_identical(zw, c(2.5, NA, NA, 2.5, NA, 5))
+  # matrices: per column; names and dims kept
+  m <- matrix(c(3, NA, 1, 2, 1, NA), 3, dimnames = list(NULL, c("a", "b")))
+  zm <- isotonic(m, na.rm = TRUE)
+  expect_identical(dimnames(zm), dimnames(m))
+  expect_identical(zm[, "a"], c(2, NA, 2))
+  expect_identical(zm[, "b"], c(1.5, 1.5, NA))
+  # groups
+  g <- c("u", "u", "v", "v", "v", "u")
+  zg <- isotonic(y, groups = g, na.rm = TRUE)
+  expect_identical(zg[!is.na(y)], isotonic(y[!is.na(y)], groups = g[!is.na(y)]))
+  expect_identical(names(isotonic(c(a = 1, b = NA), na.rm = TRUE)), c("a", "b"))
+  # random: equal to the fit of the elements present
+  for (trial in 1:100) {
+    p <- random_problem(50L)
+    yy <- p$y
+    yy[sample.int(length(yy), max(1L, length(yy) %/% 5L))] <- NA
+    keep <- !is.na(yy)
+    if (!any(keep) || !is.null(p$w) && !any(p$w[keep] > 0)) next
+    zz <- isotonic(yy, p$w, p$decreasing, na.rm = TRUE)
+    expect_identical(zz[keep], isotonic(yy[keep], p$w[keep], p$decreasing))
+    expect_true(all(is.na(zz[!keep])))
+  }
+  expect_error(isotonic(y, na.rm = "yes"), "`na.rm` must be TRUE or FALSE")
+})
+
+test_that("decreasing = \"auto\" takes the direction of Spearman's correlation", {
+  set.seed(503)
+  up <- cumsum(rnorm(50)) + 1:50
+  down <- -up
+  zu <- isotonic(up, decreasing = "auto")
+  expect_identical(attr(zu, "decreasing"), FALSE)
+  expect_identical(as.vector(zu), isotonic(up))
+  zd <- isotonic(down, decreasing = "auto")
+  expect_identical(attr(zd, "decreasing"), TRUE)
+  expect_identical(as.vector(zd), isotonic(down, decreasing = TRUE))
+  # per problem: columns go their own ways, in one call
+  m <- cbind(up, down, rev(up))
+  zm <- isotonic(m, decreasing = "auto")
+  expect_identical(attr(zm, "decreasing"), c(FALSE, TRUE, TRUE))
+  expect_identical(zm[, 2], isotonic(down, decreasing = TRUE))
+  expect_identical(zm[, 1], isotonic(up))
+  g <- rep(c("a", "b"), each = 50)
+  zg <- isotonic(c(up, down), groups = g, decreasing = "auto")
+  expect_identical(attr(zg, "decreasing"), c(FALSE, TRUE))
+  # constant data: increasing
+  expect_identical(attr(isotonic(rep(1, 5), decreasing = "auto"), "decreasing"), FALSE)
+  expect_error(isotonic(up, decreasing = "down"), "TRUE, FALSE or \"auto\"",
+               class = "gpuiso_error_input")
+})
