@@ -79,8 +79,7 @@ plot.gpuiso_isoreg <- function(x, plot.type = c("single", "row.wise", "col.wise"
     cy <- if (is.null(x$weights)) x$yc else c(0, cumsum(w * x$y[o]))
     cf <- c(0, cumsum(w * x$yf))
     graphics::plot(x0, cy, type = "n", xlab = xlab,
-                   ylab = paste0("cumsum(", if (is.null(x$weights)) ylab
-                                 else paste("weights *", ylab), ")"),
+                   ylab = paste0("cumsum(", if (!is.null(x$weights)) "w * ", ylab, ")"),
                    ylim = range(cy, cf), ...)
     i <- 1L + x$iKnots
     graphics::lines(x0, cf, col = pf$col, lwd = pf$lwd)

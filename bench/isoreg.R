@@ -12,8 +12,8 @@
 # With a usable GPU, the device = "gpu" column is added.
 #
 # Data: y = 2 x + N(0, 1) noise, with x (a) sorted and distinct, (b) unsorted runif (a few
-# accidental ties), (c) 1,000 distinct values, unsorted. Each cell is the median of several
-# calls (wall clock, R's garbage collection included, as a user sees it); stats::isoreg()
+# accidental ties), (c) 1,000 distinct values, unsorted. Each cell is the median time of one
+# call (wall clock, R's garbage collection included, as a user sees it); stats::isoreg()
 # is O(n x knots) and is skipped where one call would exceed STATS_LIMIT_S.
 
 suppressPackageStartupMessages(library(stats))
@@ -27,12 +27,15 @@ out_dir <- Sys.getenv("GPUISO_BENCH_OUT", file.path("bench", "results"))
 STATS_LIMIT_S <- 60
 has_gpu <- isTRUE(gpu_info()$available)
 
-# Median wall-clock seconds of `reps` evaluations of `expr`, after one warm-up.
+# Median wall-clock seconds of one evaluation of `expr`, after a warm-up: each of `reps`
+# repetitions times a loop of k evaluations (k such that a repetition lasts at least
+# 50 ms, so that fast calls are not limited by the clock) and divides by k.
 time_median <- function(expr, reps = 5L, env = parent.frame()) {
   e <- substitute(expr)
-  eval(e, env)
+  first <- system.time(eval(e, env), gcFirst = FALSE)[["elapsed"]]
+  k <- max(1L, ceiling(0.05 / max(first, 1e-4)))
   t <- vapply(seq_len(reps), function(i) {
-    system.time(eval(e, env), gcFirst = FALSE)[["elapsed"]]
+    system.time(for (j in seq_len(k)) eval(e, env), gcFirst = FALSE)[["elapsed"]] / k
   }, 0)
   median(t)
 }
@@ -47,7 +50,7 @@ make_x <- function(kind, n) {
 rows <- list()
 set.seed(20261201)
 for (n in c(1e5, 1e6, 1e7)[c(1e5, 1e6, 1e7) <= max_n]) {
-  reps <- if (n >= 1e7) 3L else 7L
+  reps <- if (n >= 1e7) 5L else 9L
   for (kind in c("sorted distinct", "unsorted runif", "1,000 distinct")) {
     x <- make_x(kind, n)
     y <- 2 * x + rnorm(n)

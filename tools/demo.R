@@ -32,7 +32,7 @@ print(data.frame(
   x = at,
   constant = predict(fit, at),
   linear = predict(fit, at, interpolation = "linear"),
-  linear_na = predict(fit, at, interpolation = "linear", extrapolate = "na")
+  linear_na = predict(fit, at, interpolation = "linear", out_of_bounds = "na")
 ))
 
 cat("\n== isotonic() on a matrix: one problem per column, one call\n")
@@ -49,7 +49,7 @@ print(isotonic_vjp(y, grad = c(0, 1, 0, 0, 0), decreasing = TRUE))
 # The plot: data, fitted steps, and the cumulative sum diagram.
 type <- if (isTRUE(capabilities("cairo"))) "cairo" else getOption("bitmapType")
 png(png_file, width = 1200, height = 560, res = 110, type = type)
-plot(fit, plot.type = "row", main = "isoreg(dose, response, weights = w)",
+plot(fit, plot.type = "row.wise", main = "isoreg(dose, response, weights = w)",
      xlab = "dose", ylab = "response")
 invisible(dev.off())
 
