@@ -182,13 +182,7 @@ isotonic_present <- function(y, weights, decreasing, device, groups,
                   y_min = bounds$y_min, y_max = bounds$y_max)
   out <- rep(NA_real_, n)
   out[keep] <- fit
+  out <- restore_shape(out, list(perm = NULL), y)
   if (!is.null(attr(fit, "decreasing"))) attr(out, "decreasing") <- attr(fit, "decreasing")
-  d <- dim(y)
-  if (!is.null(d)) {
-    dim(out) <- d
-    dimnames(out) <- dimnames(y)
-  } else {
-    names(out) <- names(y)
-  }
   out
 }
