@@ -44,12 +44,55 @@ static int reserve(sortbuf *s, gi_idx g)
   return 0;
 }
 
-/* Sorts (key, idx) by key, stably; the result is left in s->key, s->idx. */
+/* Stable merge sort of (key, idx) for mid-sized runs, bottom up, through
+ * the second halves of the buffers; the result ends in s->key, s->idx. */
+static void merge_sort(sortbuf *s, gi_idx g)
+{
+  uint64_t *key = s->key, *k2 = s->key2;
+  gi_idx *idx = s->idx, *i2 = s->idx2;
+  /* runs of 16 by insertion first */
+  for (gi_idx a = 0; a < g; a += 16) {
+    gi_idx e = a + 16 < g ? a + 16 : g;
+    for (gi_idx b = a + 1; b < e; b++) {
+      uint64_t k = key[b];
+      gi_idx v = idx[b], c = b;
+      for (; c > a && key[c - 1] > k; c--) {
+        key[c] = key[c - 1];
+        idx[c] = idx[c - 1];
+      }
+      key[c] = k;
+      idx[c] = v;
+    }
+  }
+  for (gi_idx width = 16; width < g; width *= 2) {
+    for (gi_idx a = 0; a < g; a += 2 * width) {
+      gi_idx m = a + width < g ? a + width : g, e = a + 2 * width < g ? a + 2 * width : g;
+      gi_idx i = a, j = m, o = a;
+      while (i < m && j < e) {
+        int right = key[j] < key[i]; /* ties take the left: stable */
+        k2[o] = right ? key[j] : key[i];
+        i2[o++] = right ? idx[j++] : idx[i++];
+      }
+      while (i < m) { k2[o] = key[i]; i2[o++] = idx[i++]; }
+      while (j < e) { k2[o] = key[j]; i2[o++] = idx[j++]; }
+    }
+    uint64_t *tk = key; key = k2; k2 = tk;
+    gi_idx *ti = idx; idx = i2; i2 = ti;
+  }
+  if (key != s->key) {
+    memcpy(s->key, key, (size_t) g * sizeof(uint64_t));
+    memcpy(s->idx, idx, (size_t) g * sizeof(gi_idx));
+  }
+}
+
+/* Sorts (key, idx) by key, stably; the result is left in s->key, s->idx:
+ * by insertion for short runs, merging for mid-sized ones, by bytes (LSD
+ * radix, skipping bytes that all keys share) for long ones. */
 static void sort_run(sortbuf *s, gi_idx g)
 {
   uint64_t *key = s->key, *k2 = s->key2;
   gi_idx *idx = s->idx, *i2 = s->idx2;
-  if (g <= 32) {
+  if (g <= 16) {
     for (gi_idx a = 1; a < g; a++) {
       uint64_t k = key[a];
       gi_idx v = idx[a], b = a;
@@ -60,6 +103,10 @@ static void sort_run(sortbuf *s, gi_idx g)
       key[b] = k;
       idx[b] = v;
     }
+    return;
+  }
+  if (g < 2048) {
+    merge_sort(s, g);
     return;
   }
   for (int shift = 0; shift < 64; shift += 8) {

@@ -242,3 +242,21 @@ test_that("stats generics work on a fit or say what to use", {
   expect_identical(nobs(isoreg(x, y, weights = c(0, w[-1]))), 49L)
   expect_error(coef(f), "no coefficients.*fitted", class = "gpuiso_error_input")
 })
+
+test_that("runs of tied x of every length are ordered as order(x, -y) orders them", {
+  set.seed(307)
+  for (k in c(2L, 5L, 40L, 400L)) {
+    n <- 20000L
+    x <- sample.int(k, n, replace = TRUE) / k
+    y <- switch(k %% 3L + 1L, rnorm(n), round(rnorm(n), 1), as.double(sample(-2:2, n, TRUE)))
+    y[sample.int(n, 50L)] <- -0
+    for (dec in c(FALSE, TRUE)) {
+      f <- isoreg(x, y, decreasing = dec)
+      expect_identical(f$ord, order(x, if (dec) y else -y), label = sprintf("k = %d", k))
+      if (!dec) expect_identical(f$iKnots, stats::isoreg(x, y)$iKnots)
+      w <- runif(n, 0.5, 2)
+      fw <- isoreg(x, y, weights = w, decreasing = dec)
+      expect_identical(fw$ord, f$ord)
+    }
+  }
+})
