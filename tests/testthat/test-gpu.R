@@ -325,7 +325,11 @@ test_that("device = 'auto' gives the CPU's result", {
   zc <- isotonic(y, w, device = "cpu")
   # a crossover of 0 makes "auto" ask for the GPU even here
   za <- with_opts(list(gpuiso.gpu_min_n = 0), isotonic(y, w, device = "auto"))
-  fa <- with_opts(list(gpuiso.gpu_min_n = 0), isoreg(y, device = "auto"))
+  x <- runif(2000)
+  fa <- with_opts(list(gpuiso.gpu_min_n = 0), isoreg(x, y, device = "auto"))
+  # x in order leaves the GPU no sort to do: "auto" fits it on the CPU
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = 0), isoreg(y, device = "auto"))$device,
+                   "cpu")
   va <- with_opts(list(gpuiso.gpu_min_n = 0), isotonic_vjp(y, g, w, device = "auto"))
   vc <- isotonic_vjp(y, g, w, device = "cpu")
   if (gpu_available()) {
@@ -339,9 +343,9 @@ test_that("device = 'auto' gives the CPU's result", {
   }
   # below the crossover "auto" is the CPU, wherever it runs
   expect_identical(with_opts(list(gpuiso.gpu_min_n = Inf), isotonic(y, w, device = "auto")), zc)
-  expect_identical(with_opts(list(gpuiso.gpu_min_n = Inf), isoreg(y, device = "auto"))$device,
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = Inf), isoreg(x, y, device = "auto"))$device,
                    "cpu")
-  expect_identical(isoreg(y, device = "auto")$device, "cpu") # 2000 < default
+  expect_identical(isoreg(x, y, device = "auto")$device, "cpu") # 2000 < default
 })
 
 test_that("the crossover of device = 'auto' is an option, checked", {
