@@ -223,6 +223,11 @@ pit_hist <- function(pit, breaks = 10, main = "PIT histogram",
   if (length(v) && (min(v) < 0 || max(v) > 1)) {
     abort_input("`pit` must lie in [0, 1].", call)
   }
+  if (!length(v)) abort_input("`pit` must hold at least one value that is not NA.", call)
+  if (!is.numeric(breaks) || length(breaks) != 1L || !is.finite(breaks) ||
+      breaks < 1 || breaks != round(breaks)) {
+    abort_input("`breaks` must be a whole number of bins, at least 1.", call)
+  }
   h <- graphics::hist(v, breaks = seq(0, 1, length.out = breaks + 1L),
                       freq = FALSE, main = main, xlab = xlab, ylab = ylab,
                       col = col, ...)

@@ -166,9 +166,11 @@ calibration_error <- function(forecasts, outcomes, bins = 10,
   fo <- check_forecasts(forecasts, outcomes, call)
   x <- fo$x
   y <- fo$y
-  if (!is.numeric(bins) || length(bins) != 1L || is.na(bins) || bins < 1 ||
+  if (!is.numeric(bins) || length(bins) != 1L || !is.finite(bins) || bins < 1 ||
       bins != round(bins)) {
-    abort_input("`bins` must be a whole number of at least 1.", call)
+    abort_input(sprintf("`bins` must be a whole number of at least 1, not %s.",
+                        if (is.numeric(bins) && length(bins) == 1L) describe_value(bins)
+                        else describe_type(bins)), call)
   }
   binning <- check_choice(binning, c("equal_width", "equal_mass"), "binning", call)
   n <- length(x)

@@ -120,3 +120,17 @@ test_that("errors report the user's call and leave inputs alone", {
   expect_match(deparse(conditionCall(e)), "isotonic")
   expect_identical(y, y0)
 })
+
+test_that("bins and breaks are whole numbers; an empty PIT sample is an error", {
+  p <- c(0.1, 0.2, 0.8, 0.9)
+  y <- c(0, 1, 1, 1)
+  expect_error(calibration_error(p, y, bins = Inf), "`bins` must be a whole number.*Inf",
+               class = "gpuiso_error_input")
+  expect_error(calibration_error(p, y, bins = 2.5), "`bins`", class = "gpuiso_error_input")
+  expect_error(pit_hist(numeric(0)), "`pit` must hold at least one value",
+               class = "gpuiso_error_input")
+  expect_error(pit_hist(c(NA_real_, NA_real_)), "`pit` must hold", class = "gpuiso_error_input")
+  expect_error(pit_hist(p, breaks = -1), "`breaks` must be a whole number",
+               class = "gpuiso_error_input")
+  expect_error(pit_hist(p, breaks = Inf), "`breaks`", class = "gpuiso_error_input")
+})
