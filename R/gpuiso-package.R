@@ -10,7 +10,9 @@
 #' @section Options:
 #' * `gpuiso.threads`: how many threads the CPU engine may use for a batch
 #'   of problems (default 2, further capped by the processors and by
-#'   `OMP_THREAD_LIMIT`). A single problem always runs on one thread.
+#'   `OMP_THREAD_LIMIT`). A single problem runs on one thread; [isoreg()]
+#'   also uses them to sort runs of tied `x` and to find its knots beside
+#'   the fit.
 #' * `gpuiso.device`: the default of every `device` argument (`"auto"`).
 #' * `gpuiso.gpu_min_n`: the fewest elements in one call for which
 #'   `device = "auto"` takes the GPU, when there is one (default

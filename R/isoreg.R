@@ -29,6 +29,14 @@
 #' fits `iKnots` is the same rule on the diagram of the cumulative weights
 #' and weighted values; for decreasing fits, on the least concave majorant.
 #'
+#' @section On the GPU:
+#' With `device = "gpu"` (or `"auto"` on large calls, see [isotonic()]) the
+#' points are sorted by `x` and tied `x` by `y` on the device (two stable
+#' radix sorts) and fitted there; the host adds stats' running sums and
+#' knots. When `x` is in order already there is no sort to take over, and
+#' `"auto"` fits on the CPU. Fits in float32 and fits with zero weights run
+#' on the CPU (the `device` of the result says which engine fitted).
+#'
 #' @param x,y Coordinates of the points, as [stats::isoreg()] takes them:
 #'   if `y` is `NULL`, `x` is the response and the abscissae are its index;
 #'   a list with components `x` and `y`, a data frame or a matrix also

@@ -1,7 +1,8 @@
 /*
- * The model fit of isoreg(): the points gathered in sort order, their tied
- * abscissae pooled where the fit needs it, the blocks of the fit, and the
- * knots of stats::isoreg() reproduced in linear time.
+ * The model fit of isoreg(), on the points in stats' order (ties.c puts
+ * them there): stats' running sums, the points pooled by x where the fit
+ * needs it, the blocks of the fit, and the knots of stats::isoreg()
+ * reproduced in linear time.
  */
 #include <float.h>
 #include <math.h>
