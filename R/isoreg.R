@@ -117,7 +117,7 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
   x <- xy$x
   y <- xy$y
   if (!is.null(weights)) {
-    weights <- check_values_na(weights, "weights", ecall, nonneg = TRUE)
+    weights <- check_values_or_na(weights, "weights", ecall, nonneg = TRUE)
     check_same_length(weights, y, "weights", yarg, ecall)
   }
   na_action <- NULL
@@ -231,17 +231,6 @@ isoreg_labels <- function(xexpr, yexpr, y_only) {
 is_label <- function(s) {
   is.character(s) && length(s) == 1L && !is.na(s) && nzchar(s) &&
     !grepl("^[[$]", s)
-}
-
-# Like check_values(), but NA passes (for arguments that na.rm may clean).
-check_values_na <- function(x, arg, call, nonneg = FALSE) {
-  if (!(is.numeric(x) || is.logical(x)) || is.object(x) && !is.numeric(x) ||
-      is.list(x)) {
-    abort_input(sprintf("`%s` must be a numeric vector or matrix, not %s.",
-                        arg, describe_type(x)), call)
-  }
-  if (!is.double(x)) storage.mode(x) <- "double"
-  x
 }
 
 # The blocks of a fit (from, to, value, weight) with new values: the

@@ -109,9 +109,10 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
   }
   layout <- layout_problems(y, weights, groups, call,
                             single = precision == "single")
-  if (!identical(decreasing, "auto")) resolve_direction(decreasing, NULL, NULL, call)
+  auto <- identical(decreasing, "auto")
+  dirs <- if (!auto) resolve_direction(decreasing, NULL, NULL, call)
   device <- resolve_device(device, length(layout$y), call)
-  dirs <- problem_directions(decreasing, layout, call)
+  if (auto) dirs <- problem_directions(layout)
   fit <- if (length(unique(dirs)) <= 1L) {
     engine_fit(layout$y, layout$w, layout$offsets, isTRUE(dirs[1L]),
                device = device, precision = precision, call = call)$fit
@@ -119,16 +120,13 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
     fit_both_directions(layout, dirs, device, precision, call)
   }
   out <- restore_shape(clip_values(fit, bounds), layout, y)
-  if (identical(decreasing, "auto")) attr(out, "decreasing") <- dirs
+  if (auto) attr(out, "decreasing") <- dirs
   out
 }
 
-# The direction of each problem of a layout: `decreasing` itself, or with
-# "auto" the sign of Spearman's correlation of each problem with its index.
-problem_directions <- function(decreasing, layout, call) {
-  if (!identical(decreasing, "auto")) {
-    return(resolve_direction(decreasing, NULL, NULL, call))
-  }
+# decreasing = "auto": the direction of each problem of a layout, the sign
+# of Spearman's correlation of its values with their positions.
+problem_directions <- function(layout) {
   off <- layout$offsets
   vapply(seq_len(length(off) - 1L), function(b) {
     v <- layout$y[seq.int(off[b] + 1, length.out = off[b + 1L] - off[b])]
@@ -161,9 +159,9 @@ has_missing <- function(y, weights) {
 # their weights, in their problems), NA where y or its weight is missing.
 isotonic_present <- function(y, weights, decreasing, device, groups,
                              precision, bounds, call) {
-  check_values_na(y, "y", call)
+  check_values_or_na(y, "y", call)
   n <- length(y)
-  w <- if (!is.null(weights)) check_values_na(weights, "weights", call, nonneg = TRUE)
+  w <- if (!is.null(weights)) check_values_or_na(weights, "weights", call, nonneg = TRUE)
   if (is.matrix(y) && !is.null(w) && !is.matrix(weights) && length(w) == nrow(y) &&
       length(w) != n) {
     w <- rep.int(as.vector(w), ncol(y))

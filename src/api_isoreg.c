@@ -54,13 +54,8 @@ static int any_zero(const double *w, gi_idx n)
   return 0;
 }
 
-/* Fresh vectors and scratch of n doubles. No huge-page hint here: on the
+/* Scratch of n doubles. No huge-page hint on it or on the results: on the
  * development VM it made their first touches several times slower. */
-static SEXP fresh(R_xlen_t n)
-{
-  return Rf_allocVector(REALSXP, n);
-}
-
 static double *scratch(R_xlen_t n)
 {
   return (double *) R_alloc((size_t) n, sizeof(double));
@@ -105,7 +100,7 @@ static SEXP finish(const sorted_points *p, SEXP yf, int fitted)
   const char *names[] = {"yf", "yc", "iKnots", "blocks", "distinct", "ord", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, yf);
-  SEXP yc = fresh(n + 1);
+  SEXP yc = Rf_allocVector(REALSXP, n + 1);
   SET_VECTOR_ELT(out, 1, yc);
   double *cx = ws ? scratch(n + 1) : NULL, *cy = ws ? scratch(n + 1) : NULL;
   gi_running_sums(ys, ws, n, REAL(yc), cx, cy);
@@ -190,7 +185,7 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
     p.ys = ysb;
     p.ws = wsb;
   }
-  SEXP out = finish(&p, PROTECT(fresh(n)), 0);
+  SEXP out = finish(&p, PROTECT(Rf_allocVector(REALSXP, n)), 0);
   UNPROTECT(2);
   return out;
 }
@@ -208,7 +203,7 @@ SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads)
   const double *wp = gi_weights_arg(w, n);
   int dec = Rf_asLogical(decreasing) == TRUE;
   SEXP ord = PROTECT(Rf_allocVector(INTSXP, n));
-  SEXP yf = PROTECT(fresh(n));
+  SEXP yf = PROTECT(Rf_allocVector(REALSXP, n));
   double *ys = scratch(n), *ws = wp ? scratch(n) : NULL;
   unsigned char *same = (unsigned char *) R_alloc((size_t) n + 1, 1);
   char msg[1024] = "";
