@@ -26,8 +26,22 @@ typedef enum {
   GI_OK = 0,
   GI_ERR_NOMEM = 1,       /* scratch memory could not be allocated */
   GI_ERR_ZERO_WEIGHT = 2, /* a problem whose weights are all zero */
-  GI_ERR_OVERFLOW = 3     /* sums overflowed even after rescaling */
+  GI_ERR_OVERFLOW = 3,    /* a true result is beyond the range of doubles */
+  GI_ERR_INTERRUPT = 4    /* the user interrupted (gi_interrupted()) */
 } gi_status;
+
+/* Interrupts. The host sets gi_interrupt_hook to a function that returns 1
+ * when the user has asked to stop (NULL: never). Long loops ask through
+ * gi_interrupted(), which calls the hook at most once per GI_POLL_WORK
+ * units of work (`work` is what was done since the last call) and only on
+ * the thread that entered the engine (OpenMP's master thread); the other
+ * threads read the answer through gi_stop_requested(). When it says 1 the
+ * engine frees what it holds and returns GI_ERR_INTERRUPT. */
+#define GI_POLL_WORK ((int64_t) 1 << 20)
+extern int (*gi_interrupt_hook)(void);
+int gi_interrupted(int64_t work);
+int gi_stop_requested(void);
+void gi_stop_reset(void);
 
 /* Weighted least-squares isotonic regression of every problem of a batch.
  * Adjacent blocks with equal means are pooled. A point of zero weight takes

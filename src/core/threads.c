@@ -1,4 +1,4 @@
-/* How many threads the engine may use. */
+/* How many threads the engine may use, and the look at interrupts. */
 #include "gi_core.h"
 #include "gi_omp.h"
 
@@ -20,4 +20,33 @@ int gi_threads_cap(int requested)
   if (cap > omp_get_thread_limit()) cap = omp_get_thread_limit();
   if (cap > omp_get_max_threads()) cap = omp_get_max_threads();
   return cap < 1 ? 1 : cap;
+}
+
+int (*gi_interrupt_hook)(void) = NULL;
+
+/* Set once the hook has said stop, until the next gi_stop_reset(); read by
+ * every thread of a parallel region. */
+static volatile int stop_flag = 0;
+static int64_t since_poll = 0;
+
+int gi_interrupted(int64_t work)
+{
+  if (stop_flag) return 1;
+  if (omp_get_thread_num() != 0 || gi_interrupt_hook == NULL) return 0;
+  since_poll += work;
+  if (since_poll < GI_POLL_WORK) return 0;
+  since_poll = 0;
+  if (gi_interrupt_hook()) stop_flag = 1;
+  return stop_flag;
+}
+
+int gi_stop_requested(void)
+{
+  return stop_flag;
+}
+
+void gi_stop_reset(void)
+{
+  stop_flag = 0;
+  since_poll = 0;
 }
