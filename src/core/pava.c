@@ -18,39 +18,22 @@
  * predicate): equal means are pooled and near-ties are decided as exactly
  * as the sums allow. Each block's mean is formed once, from its full sums.
  *
- * Decreasing fits negate the values on the way in and out (exact), and
- * sums that would overflow are redone on values and weights scaled by
- * powers of two (also exact), so the answer never depends on either trick.
+ * Decreasing fits negate the values on the way in and out (exact). The
+ * pass stays exact while every nonzero |y| and weight lies in [2^-200,
+ * 2^200]: then no product, sum or cross product over- or underflows. The
+ * pass notes any element outside; such a problem is redone on values and
+ * weights scaled by powers of two (exact) when each spans at most 2^300,
+ * and by the wide-exponent pass of wide.c otherwise. So the answer depends
+ * on none of these tricks, for any finite input.
  */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dd.h"
 #include "gi_core.h"
 #include "gi_omp.h"
-
-/* a + b == *s + *e exactly (Knuth's two-sum). */
-static inline void two_sum(double a, double b, double *s, double *e)
-{
-  double t = a + b, bb = t - a;
-  *e = (a - (t - bb)) + (b - bb);
-  *s = t;
-}
-
-/* The rounding error of p = a * b, exactly: one fused multiply-add where
- * the compiler may use one (-mfma and the like), else Dekker's product, as
- * R's default flags target processors without FMA. */
-static inline double two_prod_err(double a, double b, double p)
-{
-#ifdef FP_FAST_FMA
-  return fma(a, b, -p);
-#else
-  const double split = 134217729.0; /* 2^27 + 1 */
-  double ca = split * a, ah = ca - (ca - a), al = a - ah;
-  double cb = split * b, bh = cb - (cb - b), bl = b - bh;
-  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-#endif
-}
+#include "wide.h"
 
 /* The stack of blocks. The hi parts of the sums of w*y live in the output
  * array (block k at fit[k], k never beyond the element being read), the
@@ -62,6 +45,7 @@ typedef struct {
   gi_idx *start;
   gi_idx cap;
   int overflow; /* a sum or a near-tie test left the range of doubles */
+  int outside;  /* some nonzero |y| or weight is outside the safe window */
 } workspace;
 
 static int grow(void **p, gi_idx cap, size_t size)
@@ -110,10 +94,21 @@ static int sums_geq(double sah, double sal, double wah, double wal,
   return d >= -0x1p-80 * (fabs(p) + fabs(q));
 }
 
+/* The window in which the pass is exact: nonzero magnitudes in
+ * [2^-200, 2^200]. Products then lie in [2^-400, 2^400] with their
+ * rounding errors above 2^-460, sums of up to 2^63 of them and their
+ * cross products with weights well inside the normal range. */
+static inline int outside_window(double a)
+{
+  a = fabs(a);
+  return (a > 0x1p200) | ((a < 0x1p-200) & (a != 0.0));
+}
+
 /* The stack pass over y (scaled by sy; weights by sw, w NULL for unit
  * weights), with the hi parts of the block sums in shi[]. Returns the
- * number of blocks (0 when every weight is zero), or -1 when memory runs
- * out. Decisions are taken on the hi parts of the sums, by cross
+ * number of blocks (0 when every weight is zero), -1 when memory runs
+ * out, -2 when interrupted. Sets ws->outside if an element lies outside
+ * the window (the result is then not to be used). Decisions are taken on the hi parts of the sums, by cross
  * multiplication, unless they agree to 30 bits; then the full sums decide
  * (sums_geq()). A point of zero weight decides nothing: it joins the block
  * of the next positive-weight point (`pend` remembers where such points
@@ -127,67 +122,76 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
   double ts = 0.0, tw = 0.0; /* hi parts of the top block's sums */
   double *slo = ws->slo, *whi = ws->whi, *wlo = ws->wlo;
   gi_idx *start = ws->start;
-  for (gi_idx i = 0; i < n; i++) {
-    double v = sy * y[i], chi = v, clo = 0.0, cwh = 1.0, cwl = 0.0;
-    gi_idx a = i;
-    if (weighted) {
-      double wi = sw * w[i];
-      if (wi == 0.0) {
-        if (pend < 0) pend = i;
-        continue;
-      }
-      if (pend >= 0) a = pend;
-      pend = -1;
-      chi = wi * v;
-      clo = two_prod_err(wi, v, chi);
-      cwh = wi;
-    }
-    while (k > 0) {
-      /* pool while the top's mean is >= the current one's: ts/tw >= chi/cwh */
-      double p = chi * tw, q = ts * cwh, d = q - p;
-      /* the lo parts are below 2^-30 of the hi parts unless a block's sum
-       * nearly cancels; closer calls go to the full sums */
-      double tol = 0x1p-30 * (fabs(p) + fabs(q));
-      if (d < -tol) break;
-      if (d <= tol) {
-        /* too close for the hi parts alone: decide from the full sums */
-        double twl = weighted ? wlo[k - 1] : 0.0;
-        int geq = sums_geq(ts, slo[k - 1], tw, twl, chi, clo, cwh, cwl);
-        if (geq < 0) {
-          ws->overflow = 1; /* the fit is redone at unit scale */
-          geq = d >= 0;
-        }
-        if (!geq) break;
-      }
-      double e;
-      --k;
-      two_sum(shi[k], chi, &chi, &e);
-      clo += slo[k] + e;
-      a = start[k];
+  int outside = 0;
+  /* in pieces, between which the master thread may ask about interrupts */
+  for (gi_idx i0 = 0; i0 < n; i0 += 0x10000) {
+    gi_idx i1 = n - i0 > 0x10000 ? i0 + 0x10000 : n;
+    if (i0 > 0 && gi_interrupted(0x10000)) return -2;
+    for (gi_idx i = i0; i < i1; i++) {
+      double v = sy * y[i], chi = v, clo = 0.0, cwh = 1.0, cwl = 0.0;
+      gi_idx a = i;
+      outside |= outside_window(v);
       if (weighted) {
-        two_sum(whi[k], cwh, &cwh, &e);
-        cwl += wlo[k] + e;
-      } else {
-        cwh = (double) (i + 1 - a);
+        double wi = sw * w[i];
+        outside |= outside_window(wi);
+        if (wi == 0.0) {
+          if (pend < 0) pend = i;
+          continue;
+        }
+        if (pend >= 0) a = pend;
+        pend = -1;
+        chi = wi * v;
+        clo = two_prod_err(wi, v, chi);
+        cwh = wi;
       }
-      if (k > 0) {
-        ts = shi[k - 1];
-        tw = weighted ? whi[k - 1] : (double) (a - start[k - 1]);
+      while (k > 0) {
+        /* pool while the top's mean is >= the current one's: ts/tw >= chi/cwh */
+        double p = chi * tw, q = ts * cwh, d = q - p;
+        /* the lo parts are below 2^-30 of the hi parts unless a block's sum
+         * nearly cancels; closer calls go to the full sums */
+        double tol = 0x1p-30 * (fabs(p) + fabs(q));
+        if (d < -tol) break;
+        if (d <= tol) {
+          /* too close for the hi parts alone: decide from the full sums */
+          double twl = weighted ? wlo[k - 1] : 0.0;
+          int geq = sums_geq(ts, slo[k - 1], tw, twl, chi, clo, cwh, cwl);
+          if (geq < 0) {
+            ws->overflow = 1; /* not inside the window: wide.c redoes it */
+            geq = d >= 0;
+          }
+          if (!geq) break;
+        }
+        double e;
+        --k;
+        two_sum(shi[k], chi, &chi, &e);
+        clo += slo[k] + e;
+        a = start[k];
+        if (weighted) {
+          two_sum(whi[k], cwh, &cwh, &e);
+          cwl += wlo[k] + e;
+        } else {
+          cwh = (double) (i + 1 - a);
+        }
+        if (k > 0) {
+          ts = shi[k - 1];
+          tw = weighted ? whi[k - 1] : (double) (a - start[k - 1]);
+        }
       }
+      if (k == ws->cap) {
+        if (reserve(ws, k + 1, weighted)) return -1;
+        slo = ws->slo; whi = ws->whi; wlo = ws->wlo; start = ws->start;
+      }
+      shi[k] = chi; slo[k] = clo; start[k] = a;
+      if (weighted) {
+        whi[k] = cwh;
+        wlo[k] = cwl;
+      }
+      k++;
+      ts = chi;
+      tw = cwh;
     }
-    if (k == ws->cap) {
-      if (reserve(ws, k + 1, weighted)) return -1;
-      slo = ws->slo; whi = ws->whi; wlo = ws->wlo; start = ws->start;
-    }
-    shi[k] = chi; slo[k] = clo; start[k] = a;
-    if (weighted) {
-      whi[k] = cwh;
-      wlo[k] = cwl;
-    }
-    k++;
-    ts = chi;
-    tw = cwh;
   }
+  ws->outside = outside;
   return k;
 }
 
@@ -255,16 +259,27 @@ static int spread(const blocks *B, double *fit, double back,
   return 0;
 }
 
-/* Largest |x| of a problem, as a power of two to divide by, so that the
- * scaled values are below 2 in magnitude. */
-static double scale_of(const double *x, gi_idx n)
+/* The binary exponents of the largest and the smallest nonzero |x|
+ * (ilogb); *lo > *hi when every x is zero. */
+static void exponent_range(const double *x, gi_idx n, int *lo, int *hi)
 {
-  double mx = 0.0;
+  double mx = 0.0, mn = INFINITY;
   for (gi_idx i = 0; i < n; i++) {
     double a = fabs(x[i]);
-    if (a > mx) mx = a;
+    mx = a > mx ? a : mx;
+    mn = a < mn && a != 0.0 ? a : mn;
   }
-  return mx > 0 ? ldexp(1.0, -ilogb(mx)) : 1.0;
+  *hi = mx > 0.0 ? ilogb(mx) : 0;
+  *lo = mx > 0.0 ? ilogb(mn) : 1;
+}
+
+/* A power of two that brings the exponents [lo, hi] around 0, or 0 when
+ * they span more than 2^300 (the wide pass must solve it). */
+static double centring_scale(int lo, int hi)
+{
+  if (lo > hi) return 1.0;
+  if (hi - lo > 300) return 0.0;
+  return ldexp(1.0, -(lo + (hi - lo) / 2));
 }
 
 static gi_status solve_one(const double *y, const double *w, gi_idx n,
@@ -278,16 +293,28 @@ static gi_status solve_one(const double *y, const double *w, gi_idx n,
     ws->overflow = 0;
     gi_idx k = w == NULL ? stack_pass_unit(y, n, sy, fit, ws)
                          : stack_pass_weighted(y, w, n, sy, sw, fit, ws);
-    if (k < 0) return GI_ERR_NOMEM;
-    if (k == 0) return GI_ERR_ZERO_WEIGHT;
-    blocks B = {fit, ws->slo, w == NULL ? NULL : ws->whi,
-                w == NULL ? NULL : ws->wlo, ws->start, k, n};
-    if (spread(&B, fit, 1.0 / sy, starts) == 0 && !ws->overflow) return GI_OK;
-    /* A sum overflowed: redo at unit scale (the fit is equivariant). */
-    sy = sign * scale_of(y, n);
-    if (w != NULL) sw = scale_of(w, n);
+    if (k == -1) return GI_ERR_NOMEM;
+    if (k == -2) return GI_ERR_INTERRUPT;
+    if (!ws->outside) {
+      if (k == 0) return GI_ERR_ZERO_WEIGHT;
+      blocks B = {fit, ws->slo, w == NULL ? NULL : ws->whi,
+                  w == NULL ? NULL : ws->wlo, ws->start, k, n};
+      /* inside the window nothing overflows; the check only guards it */
+      if (spread(&B, fit, 1.0 / sy, starts) == 0 && !ws->overflow)
+        return GI_OK;
+      break;
+    }
+    if (attempt > 0) break;
+    /* Outside the window: scale values and weights by powers of two. */
+    int ylo, yhi, wlo = 0, whi = 0;
+    exponent_range(y, n, &ylo, &yhi);
+    if (w != NULL) exponent_range(w, n, &wlo, &whi);
+    double cy = centring_scale(ylo, yhi), cw = centring_scale(wlo, whi);
+    if (cy == 0.0 || cw == 0.0) break;
+    sy = sign * cy;
+    sw = cw;
   }
-  return GI_ERR_OVERFLOW;
+  return gi_pava_wide(y, w, n, decreasing, fit, starts);
 }
 
 /* Problem b of a batch. */
@@ -308,6 +335,7 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
 {
   gi_status status = GI_OK;
   gi_idx first_bad = nprob;
+  gi_stop_reset();
   /* Threads pay off only on batches with enough work to share. */
   int nt = nprob < 2 || offsets[nprob] - offsets[0] < 65536
                ? 1 : gi_threads_cap(nthreads);
@@ -322,6 +350,8 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
     memset(&ws, 0, sizeof(ws));
     for (gi_idx b = 0; b < nprob && status == GI_OK; b++) {
       status = solve_problem(y, w, offsets, b, decreasing, fit, starts, &ws);
+      if (status == GI_OK && gi_interrupted(offsets[b + 1] - offsets[b] + 64))
+        status = GI_ERR_INTERRUPT;
       first_bad = b;
     }
     workspace_free(&ws);
@@ -337,6 +367,9 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
         if (mine != GI_OK) continue;
         gi_status r = solve_problem(y, w, offsets, b, decreasing, fit, starts,
                                     &ws);
+        /* the master thread asks R; the others see its answer */
+        if (r == GI_OK && gi_interrupted(offsets[b + 1] - offsets[b] + 64))
+          r = GI_ERR_INTERRUPT;
         if (r != GI_OK) {
           mine = r;
           my_bad = b;
