@@ -74,9 +74,13 @@ SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
     dw = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
     if (nprob == 1) gi_hint_huge(REAL(dw), (size_t) n * sizeof(double));
   }
-  gi_isotonic_vjp_batch(REAL(y), wp, REAL(fit), RAW(starts), REAL(grad), off,
-                        nprob, Rf_asInteger(threads), REAL(dy),
-                        dw == R_NilValue ? NULL : REAL(dw));
+  gi_idx bad;
+  gi_status st = gi_isotonic_vjp_batch(REAL(y), wp, REAL(fit), RAW(starts),
+                                       REAL(grad), off, nprob,
+                                       Rf_asInteger(threads), REAL(dy),
+                                       dw == R_NilValue ? NULL : REAL(dw),
+                                       &bad);
+  gi_stop_status(st, bad);
 
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 2)); nprotect++;
   SET_VECTOR_ELT(out, 0, dy);

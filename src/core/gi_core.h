@@ -56,12 +56,13 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
 
 /* Backward pass: with G and W the sums of `grad` and of w over an element's
  * block (blocks from `starts`), dy_i = w_i G / W and
- * dw_i = (y_i - fit_i) G / W. `dw` may be NULL. */
-void gi_isotonic_vjp_batch(const double *y, const double *w,
-                           const double *fit, const unsigned char *starts,
-                           const double *grad, const gi_idx *offsets,
-                           gi_idx nprob, int nthreads,
-                           double *dy, double *dw);
+ * dw_i = (y_i - fit_i) G / W. `dw` may be NULL. GI_ERR_OVERFLOW when a
+ * derivative is beyond the range of doubles (problem *bad, 0-based). */
+gi_status gi_isotonic_vjp_batch(const double *y, const double *w,
+                                const double *fit, const unsigned char *starts,
+                                const double *grad, const gi_idx *offsets,
+                                gi_idx nprob, int nthreads, double *dy,
+                                double *dw, gi_idx *bad);
 
 /* First problem (0-based) whose weights sum to zero, or -1. */
 gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,
