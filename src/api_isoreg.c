@@ -112,21 +112,28 @@ static SEXP finish(const sorted_points *p, SEXP yf, int fitted)
   const double *Y = ws ? cy : REAL(yc), *X = ws ? cx : NULL;
   gi_status st;
   int zeros = ws != NULL && any_zero(ws, n);
-  if (zeros || fitted) {
+  if (fitted) {
     st = gi_isoreg_knots(Y, X, p->dec ? -1 : 1, n, knot, &nk);
   } else {
     st = gi_isoreg_solve(ys, ws, n, p->dec, p->nthreads, Y, X, pf, knot, &nk,
                          &bad);
   }
   if (st != GI_OK) gi_stop_status(st, bad);
-  if (zeros || gi_isoreg_split(pf, p->tie, p->ntie)) {
-    /* the pooled points, each with its run's weight */
+  if (zeros) gi_isoreg_run_values(ws, n, p->tie, p->ntie, pf);
+  if (fitted && gi_isoreg_split(pf, p->tie, p->ntie)) {
+    /* the GPU's rounding split a run of tied x: refit the pooled points
+     * (the GPU takes only inputs whose sums stay in range) */
     double *ky = scratch(m + 1), *kw = scratch(m + 1), *kf = scratch(m + 1);
     gi_isoreg_pool(ys, ws, n, p->tie, p->ntie, ky, kw);
     fit_one(ky, kw, m, p->dec, kf);
     gi_isoreg_spread(kf, n, p->tie, p->ntie, pf);
   }
-  if (zeros && p->ntie > 0) gi_isoreg_run_knots(knot, nk, ws, p->tie, p->ntie);
+  /* stats' knots come from its running sums; where those overflow they
+   * mean nothing, and the ends of the fit's blocks take their place */
+  if (!gi_all_finite(Y, n + 1) || (X != NULL && !gi_all_finite(X, n + 1)))
+    nk = gi_isoreg_block_knots(pf, n, knot);
+  else if (zeros && p->ntie > 0)
+    gi_isoreg_run_knots(knot, nk, ws, p->tie, p->ntie);
   if (p->single) round_single(pf, n);
   gi_order o;
   order_arg(p->ord, n, &o);

@@ -120,6 +120,21 @@ gi_idx gi_isoreg_pool(const double *ys, const double *ws, gi_idx n,
 void gi_isoreg_spread(const double *kfit, gi_idx n, const gi_idx *tie,
                       gi_idx ntie, double *fit);
 
+/* A fit of the sorted points (zero weights skipped) pools each run of tied
+ * x with positive weight whole; its zero-weight points may have taken the
+ * next run's value: they get their run's. Runs of zero weight keep the
+ * value of the next point with weight, as any zero-weight point does. */
+void gi_isoreg_run_values(const double *ws, gi_idx n, const gi_idx *tie,
+                          gi_idx ntie, double *fit);
+
+/* The knots as the ends of the fit's blocks (1-based, into knot[], room for
+ * n): what stats' knots are where its running sums are exact. Returns how
+ * many. */
+gi_idx gi_isoreg_block_knots(const double *fit, gi_idx n, gi_idx *knot);
+
+/* 1 if every x[0..n) is finite. */
+int gi_all_finite(const double *x, gi_idx n);
+
 /* 1 if some run of tied x has two fitted values (rounding), else 0. */
 int gi_isoreg_split(const double *fit, const gi_idx *tie, gi_idx ntie);
 

@@ -78,6 +78,33 @@ int gi_isoreg_split(const double *fit, const gi_idx *tie, gi_idx ntie)
   return 0;
 }
 
+void gi_isoreg_run_values(const double *ws, gi_idx n, const gi_idx *tie,
+                          gi_idx ntie, double *fit)
+{
+  for (gi_idx t = 0; t < ntie; t++) {
+    gi_idx a = tie[2 * t], b = tie[2 * t + 1], k = a;
+    while (k < b && ws[k] == 0.0) k++;
+    if (k == b) continue; /* no weight: it has the next point's value */
+    for (gi_idx i = a; i < b; i++) fit[i] = fit[k];
+  }
+}
+
+gi_idx gi_isoreg_block_knots(const double *fit, gi_idx n, gi_idx *knot)
+{
+  gi_idx nk = 0;
+  for (gi_idx k = 1; k < n; k++)
+    if (fit[k] != fit[k - 1]) knot[nk++] = k;
+  if (n > 0) knot[nk++] = n;
+  return nk;
+}
+
+int gi_all_finite(const double *x, gi_idx n)
+{
+  double s = 0.0;
+  for (gi_idx i = 0; i < n; i++) s += x[i] * 0.0;
+  return s == 0.0;
+}
+
 gi_idx gi_isoreg_nblocks(const double *fit, gi_idx n)
 {
   gi_idx b = n > 0;
