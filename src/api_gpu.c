@@ -132,11 +132,24 @@ SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
     dw = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
   }
   char msg[1024] = "";
-  int status = gi_cuda_vjp_host(REAL(y), wp, REAL(fit), RAW(starts),
-                                REAL(grad), off, nprob,
-                                Rf_asLogical(single) == TRUE, REAL(dy),
-                                dw == R_NilValue ? NULL : REAL(dw), msg,
-                                sizeof(msg));
+  int status = GI_CUDA_OK;
+  if (gi_in_window(REAL(y), n, 2) && gi_in_window(wp, n, 2) &&
+      gi_in_window(REAL(fit), n, 2) && gi_in_window(REAL(grad), n, 2)) {
+    status = gi_cuda_vjp_host(REAL(y), wp, REAL(fit), RAW(starts),
+                              REAL(grad), off, nprob,
+                              Rf_asLogical(single) == TRUE, REAL(dy),
+                              dw == R_NilValue ? NULL : REAL(dw), msg,
+                              sizeof(msg));
+  } else {
+    /* the GPU's prefix sums are exact only inside the window: the CPU's
+     * backward pass, exact over the whole range, takes these */
+    gi_idx bad;
+    gi_status st = gi_isotonic_vjp_batch(REAL(y), wp, REAL(fit), RAW(starts),
+                                         REAL(grad), off, nprob, 2, REAL(dy),
+                                         dw == R_NilValue ? NULL : REAL(dw),
+                                         &bad);
+    gi_stop_status(st, bad);
+  }
   const char *names[] = {"y", "weights", "error", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)); nprotect++;
   SET_VECTOR_ELT(out, 0, dy);

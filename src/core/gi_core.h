@@ -68,6 +68,11 @@ gi_status gi_isotonic_vjp_batch(const double *y, const double *w,
 gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,
                            gi_idx nprob);
 
+/* 1 if every nonzero |x| lies in [2^-200, 2^200] (x NULL: 1), the range
+ * in which the fast passes and the GPU engine are exact to their rule;
+ * outside it the CPU's wide-range passes are. */
+int gi_in_window(const double *x, gi_idx n, int nthreads);
+
 /* First element (0-based) that is not finite, or negative when `nonneg`;
  * -1 if none. */
 gi_idx gi_first_invalid(const double *x, gi_idx n, int nonneg);

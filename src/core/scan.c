@@ -1,6 +1,7 @@
 /* Linear scans that the R layer uses to report the first bad input. */
 #include <math.h>
 #include "gi_core.h"
+#include "gi_omp.h"
 
 gi_idx gi_first_invalid(const double *x, gi_idx n, int nonneg)
 {
@@ -20,4 +21,17 @@ gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,
     if (i == end) return b;
   }
   return -1;
+}
+
+int gi_in_window(const double *x, gi_idx n, int nthreads)
+{
+  if (x == NULL) return 1;
+  int out = 0;
+  int nt = n < 1048576 ? 1 : gi_threads_cap(nthreads);
+#pragma omp parallel for num_threads(nt) if (nt > 1) reduction(|:out)
+  for (gi_idx i = 0; i < n; i++) {
+    double a = fabs(x[i]);
+    out |= (a > 0x1p200) | ((a < 0x1p-200) & (a != 0.0));
+  }
+  return !out;
 }

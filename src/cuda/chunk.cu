@@ -38,6 +38,15 @@ __device__ __forceinline__ pt point_at(const dd *Ys, const dd *Xs, int base, int
   return r;
 }
 
+/* Outside [2^-200, 2^200] and not zero: beyond the range in which the
+ * double-double sums and hull tests are exact to their rule (pava.c's
+ * window). */
+__device__ __forceinline__ bool outside_window(double a)
+{
+  a = fabs(a);
+  return a > 0x1p200 || (a < 0x1p-200 && a != 0.0);
+}
+
 template <typename T, bool WT>
 __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
 {
@@ -90,10 +99,12 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
   /* the lane's totals; its running sums are written once its start is
    * known, so that shared memory is written once per point */
   dd sy = dd_make(0.0), sx = dd_make(0.0);
+  bool outside = false;
 #pragma unroll
   for (int k = 0; k < 32; k++) {
     if (k < np) {
       double vk = p.decreasing ? -v[k] : v[k];
+      outside |= outside_window(vk) || (WT && outside_window(wv[k]));
       if (WT) {
         sy = dd_add(sy, two_prod(wv[k], vk));
         sx = dd_add_d(sx, wv[k]);
@@ -102,6 +113,9 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
       }
     }
   }
+
+  /* values or weights beyond the window: the CPU's exact passes solve it */
+  if (outside) atomicOr(p.flag, GI_FLAG_RANGE);
 
   /* lane starts: an exclusive scan of the lane totals over the chunk */
   dd iy = sy, ix = sx;
