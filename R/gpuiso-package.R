@@ -39,9 +39,9 @@
 #' `tryCatch(isotonic(y), gpuiso_error_input = function(e) e$position)`
 #' finds the first bad value.
 #'
-#' Long computations (fits on the CPU, [idr()], the pieces of work sent to
-#' the GPU) look for a user interrupt (Ctrl-C, Esc) as they go, free what
-#' they hold and pass it on as R's own `"interrupt"` condition: without a
+#' Long computations (fits on the CPU, [idr()] on either engine between the
+#' pieces of its sweep) look for a user interrupt (Ctrl-C, Esc) as they go,
+#' free what they hold and pass it on as R's own `"interrupt"` condition: without a
 #' handler R returns to the prompt as after any interrupt, and
 #' `tryCatch(..., interrupt = )` catches it. The next call starts afresh.
 #'
