@@ -248,7 +248,7 @@ fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
   # sort cannot take.
   pooled <- NULL
   if (device == "gpu" && (is.null(weights) || min(weights) > 0)) {
-    pooled <- gpu_calibrate(scores, outcomes, weights, g, ecall)
+    pooled <- gpu_calibrate(scores, outcomes, weights, g)
   }
   if (is.null(pooled)) {
     pooled <- pool_scores(scores, outcomes, weights, g)
@@ -256,7 +256,7 @@ fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
     if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, ecall)
     # the pooled points weigh what they pool: counts, or summed weights
     res <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
-                      decreasing = FALSE, device = device, call = ecall)
+                      decreasing = FALSE, device = device)
     pooled$value <- pmin(pmax(res$fit, 0), 1)
     pooled$device <- res$device
   } else {
@@ -357,13 +357,11 @@ is_own_na_action <- function(na.action) {
 
 # Sorted, pooled and fitted on the GPU: list(score, value, weight, offsets,
 # device), or NULL when the CPU must prepare the points instead.
-gpu_calibrate <- function(scores, outcomes, weights, g, call) {
+gpu_calibrate <- function(scores, outcomes, weights, g) {
   res <- .Call(ffi_gpu_calibrate, scores, outcomes, weights, g$code,
                length(g$labels))
-  if (!is.null(res$error)) {
-    if (identical(res$status, gpu_status_range)) return(NULL)
-    abort_gpu(res$error, call)
-  }
+  # a failure of the engine is raised in C; "range": the CPU prepares them
+  if (identical(res$status, "range")) return(NULL)
   res$device <- "gpu"
   res
 }

@@ -1,7 +1,7 @@
 # Validators shared by the exported functions. Each returns the value ready
 # for the engine (a double vector, attributes kept) or raises an error of
 # class "gpuiso_error_input" that names the argument and the first bad
-# position. Validation happens here, once; the C glue trusts its input.
+# position (in its message and in its fields `arg` and `position`). Validation happens here, once; the C glue trusts its input.
 
 # Numeric (double, integer or logical) vector or matrix, all finite; with
 # `nonneg`, also >= 0; with `single`, also within what float32 can hold.
@@ -18,7 +18,8 @@ check_values <- function(x, arg, call, nonneg = FALSE, single = FALSE) {
     v <- x[[pos]]
     what <- if (is.finite(v)) "non-negative" else "finite"
     abort_input(sprintf("`%s` must be %s: %s is %s.", arg, what,
-                        describe_position(pos, x), describe_value(v)), call)
+                        describe_position(pos, x), describe_value(v)), call,
+                arg = arg, position = pos)
   }
   if (single) check_single_range(x, arg, call, weights = nonneg)
   x
@@ -69,7 +70,7 @@ check_weights_positive <- function(w, offsets, labels, call) {
     abort_input(if (is.null(where)) "`weights` must not all be zero." else
                   sprintf(paste0("`weights` must not all be zero within a ",
                                  "problem: those of %s are all zero."), where),
-                call)
+                call, arg = "weights", position = b)
   }
   invisible()
 }
@@ -79,9 +80,7 @@ resolve_threads <- function() {
   t <- getOption("gpuiso.threads", 2L)
   if (is.integer(t) && length(t) == 1L && !is.na(t) && t >= 1L) return(t)
   if (!is.numeric(t) || length(t) != 1L || is.na(t) || t < 1 || t != trunc(t)) {
-    stop(errorCondition(
-      "`options(gpuiso.threads)` must be a positive whole number.",
-      class = c("gpuiso_error_input", "gpuiso_error"), call = NULL))
+    abort_input("`options(gpuiso.threads)` must be a positive whole number.", NULL)
   }
   as.integer(min(t, .Machine$integer.max))
 }

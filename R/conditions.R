@@ -1,13 +1,67 @@
-# Errors for bad input: one helper, one class, the user's call.
+# The package's errors, built in one place. Every error gpuiso raises is a
+# condition of class c("gpuiso_error_<kind>", "gpuiso_error", "error",
+# "condition") with the fields `arg` (the argument at fault, or NULL) and
+# `position` (the 1-based element of `arg`, or the failing problem of a
+# batch; NA when none). Kinds: "input" (bad input), "overflow" (a true
+# result beyond the range of doubles), "memory" (memory ran out), "device"
+# (the GPU engine) and "internal" (a bug of gpuiso). The R layer raises them
+# through abort_input() and abort_device(), the C glue through
+# abort_from_c() (src/api_errors.c).
 
-abort_input <- function(message, call) {
-  stop(errorCondition(message, class = c("gpuiso_error_input", "gpuiso_error"),
-                      call = call))
+gpuiso_error <- function(kind, message, call = NULL, arg = NULL,
+                         position = NA_real_) {
+  structure(class = c(paste0("gpuiso_error_", kind), "gpuiso_error", "error",
+                      "condition"),
+            list(message = message, call = call, arg = arg,
+                 position = position))
+}
+
+abort_input <- function(message, call, arg = NULL, position = NA_real_) {
+  stop(gpuiso_error("input", message, call, arg, position))
 }
 
 abort_device <- function(message, call) {
-  stop(errorCondition(message, class = c("gpuiso_error_device", "gpuiso_error"),
-                      call = call))
+  stop(gpuiso_error("device", message, call))
+}
+
+# The errors of the C glue: gi_abort() calls this with the kind, the
+# message, the argument (or NULL) and the position (or NA). A failure of the
+# GPU engine gets gpu_failure()'s wording.
+abort_from_c <- function(kind, message, arg = NULL, position = NA_real_) {
+  if (identical(kind, "device")) message <- gpu_failure(message)
+  stop(gpuiso_error(kind, message, entry_call(sys.nframe() - 1L), arg,
+                    position))
+}
+
+# The call that an error raised under a .Call reports: that of the package
+# function the user called. `from` is the frame of the function that made
+# the .Call. Walking outwards, past the package's own frames and those of
+# base R's packages between them (tryCatch(), lapply(), S3 generics), the
+# outermost frame of a gpuiso function is the user's entry; a frame of any
+# other code (the user's own functions, testthat) ends the walk. NULL when
+# the .Call was made at top level.
+entry_call <- function(from) {
+  ns <- topenv(environment(entry_call))
+  through <- c("base", "stats", "utils", "methods")
+  found <- 0L
+  for (i in rev(seq_len(from))) {
+    env <- topenv(environment(sys.function(i)))
+    if (identical(env, ns)) {
+      found <- i
+    } else if (!(isNamespace(env) && getNamespaceName(env) %in% through)) {
+      break
+    }
+  }
+  if (found > 0L) sys.call(found) else NULL
+}
+
+# An interrupt seen by the C engine, passed on as R's own: the `interrupt`
+# condition is signalled (a tryCatch(interrupt = ) handler takes it), and
+# without a handler the evaluation returns to top level, as after Ctrl-C.
+interrupt_from_c <- function() {
+  signalCondition(structure(class = c("interrupt", "condition"),
+                            list(message = "", call = NULL)))
+  invokeRestart("abort")
 }
 
 # "a character vector", "a list", "NULL", ... for error messages.
@@ -42,12 +96,12 @@ describe_value <- function(v) {
   format(v, digits = 4L)
 }
 
-# A failure of the GPU engine (out of memory, a CUDA error): its message,
-# and the way out unless the engine gave that already.
-abort_gpu <- function(message, call) {
+# The message of a failure of the GPU engine: its own, and the way out
+# unless it gave that already.
+gpu_failure <- function(message) {
   message <- paste("The GPU engine failed:", sub("[.[:space:]]*$", ".", message))
   if (!grepl("device = \"cpu\"", message, fixed = TRUE)) {
     message <- paste(message, "Use `device = \"cpu\"` to solve on the CPU instead.")
   }
-  abort_device(message, call)
+  message
 }

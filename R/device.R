@@ -107,13 +107,8 @@ gpu_bench <- function(y, w = NULL, offsets = c(0, length(y)),
                       decreasing = FALSE, single = FALSE, reps = 10L) {
   res <- .Call(ffi_gpu_bench, as.double(y), if (!is.null(w)) as.double(w),
                as.double(offsets), decreasing, single, as.integer(reps))
-  if (!is.null(res$error)) abort_gpu(res$error, sys.call())
   res$ms
 }
-
-# The status the GPU engine returns when its sums would leave the double
-# range: the R layer then solves on the CPU, whose sums are scaled.
-gpu_status_range <- 4L
 
 # CUDA's version code (1000 * major + 10 * minor) as "major.minor".
 cuda_version <- function(v) {
@@ -152,9 +147,8 @@ gpu_min_n_default <- 2^16
 gpu_min_n <- function(option = "gpuiso.gpu_min_n", default = gpu_min_n_default) {
   m <- getOption(option, default)
   if (!is.numeric(m) || length(m) != 1L || is.na(m) || m < 0) {
-    stop(errorCondition(
-      sprintf("`options(%s)` must be a non-negative number.", option),
-      class = c("gpuiso_error_input", "gpuiso_error"), call = NULL))
+    abort_input(sprintf("`options(%s)` must be a non-negative number.", option),
+                NULL)
   }
   m
 }

@@ -22,6 +22,29 @@
 #'   `device = "auto"` fits on the GPU, when there is one (default
 #'   `r format(idr_gpu_min_n_default, scientific = FALSE)`).
 #'
+#' @section Errors and interrupts:
+#' Every error that gpuiso raises, from R or from its C and CUDA engines, is
+#' a condition of class `"gpuiso_error"` and of one of
+#' * `"gpuiso_error_input"`: an argument that cannot be used;
+#' * `"gpuiso_error_overflow"`: a true result beyond the range of doubles;
+#' * `"gpuiso_error_memory"`: memory ran out;
+#' * `"gpuiso_error_device"`: the GPU engine failed or cannot be used (the
+#'   message says why, and how to solve on the CPU instead);
+#' * `"gpuiso_error_internal"`: a bug of gpuiso, to be reported.
+#'
+#' Its fields `arg` and `position` name the argument at fault and the
+#' 1-based element (or, for a failure of one problem of a batch, the
+#' problem) where there is one, else `NULL` and `NA`; its call is that of
+#' the gpuiso function called. So
+#' `tryCatch(isotonic(y), gpuiso_error_input = function(e) e$position)`
+#' finds the first bad value.
+#'
+#' Long computations (fits on the CPU, [idr()] on either engine between the
+#' pieces of its sweep) look for a user interrupt (Ctrl-C, Esc) as they go,
+#' free what they hold and pass it on as R's own `"interrupt"` condition: without a
+#' handler R returns to the prompt as after any interrupt, and
+#' `tryCatch(..., interrupt = )` catches it. The next call starts afresh.
+#'
 #' @keywords internal
 #' @useDynLib gpuiso, .registration = TRUE
 #' @importFrom stats fitted residuals nobs predict as.stepfun knots coef logLik

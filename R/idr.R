@@ -160,8 +160,7 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
   xcode <- match(xk, xu) - 1L
   # 0-based index of the first threshold >= y: when the observation switches on
   kcode <- findInterval(yk, thresholds, left.open = TRUE)
-  res <- idr_engine(xcode, kcode, wk, length(xu), length(thresholds), device,
-                    ecall)
+  res <- idr_engine(xcode, kcode, wk, length(xu), length(thresholds), device)
   weight <- if (is.null(wk)) as.double(tabulate(xcode + 1L, length(xu)))
             else as.vector(rowsum(wk, xcode, reorder = TRUE))
   fit <- list(
@@ -187,9 +186,9 @@ new_gpuiso_idr <- function(fields) structure(fields, class = "gpuiso_idr")
 # Returns list(ptr = double K + 1, start = integer, value = double): the
 # blocks of every threshold as documented in ?idr; with `device` ("cpu")
 # when the GPU handed the fit to the CPU.
-idr_engine <- function(xcode, kcode, w, m, K, device, call) {
+idr_engine <- function(xcode, kcode, w, m, K, device) {
   if (device == "gpu") {
-    idr_fit_gpu(xcode, kcode, w, m, K, call)
+    idr_fit_gpu(xcode, kcode, w, m, K)
   } else {
     .Call(ffi_idr_fit, xcode, kcode, w, as.double(m), as.double(K))
   }
@@ -199,14 +198,12 @@ idr_engine <- function(xcode, kcode, w, m, K, device, call) {
 # threshold problems are built on the device from xcode and kcode, solved in
 # slabs, and only their blocks come back; beyond what the device path takes
 # (2^31 observations) the CPU fits.
-idr_fit_gpu <- function(xcode, kcode, w, m, K, call) {
+idr_fit_gpu <- function(xcode, kcode, w, m, K) {
   res <- .Call(ffi_gpu_idr, xcode, kcode, w, as.double(m), as.double(K))
-  if (is.null(res$error)) return(res[c("ptr", "start", "value")])
-  if (identical(res$status, gpu_status_range)) {
-    res <- .Call(ffi_idr_fit, xcode, kcode, w, as.double(m), as.double(K))
-    return(c(res, list(device = "cpu")))
-  }
-  abort_gpu(res$error, call)
+  # a failure of the engine is raised in C; "range": the CPU fits instead
+  if (!identical(res$status, "range")) return(res[c("ptr", "start", "value")])
+  res <- .Call(ffi_idr_fit, xcode, kcode, w, as.double(m), as.double(K))
+  c(res, list(device = "cpu"))
 }
 
 # From how many observations device = "auto" fits IDR on the GPU (when one

@@ -149,7 +149,7 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
   device <- resolve_device(if (is_ord && identical(device, "auto")) "cpu" else device,
                            length(y), ecall)
 
-  res <- if (device == "gpu") gpu_isoreg(x, y, w, decreasing, single, ecall)
+  res <- if (device == "gpu") gpu_isoreg(x, y, w, decreasing, single)
   if (is.null(res)) {
     # stats' order: by x, tied x by decreasing y (increasing y for
     # decreasing fits), so that tied x are pooled by the fit itself; the C

@@ -133,9 +133,9 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
   if (auto) dirs <- problem_directions(layout)
   fit <- if (length(unique(dirs)) <= 1L) {
     engine_fit(layout$y, layout$w, layout$offsets, isTRUE(dirs[1L]),
-               device = device, precision = precision, call = call)$fit
+               device = device, precision = precision)$fit
   } else {
-    fit_both_directions(layout, dirs, device, precision, call)
+    fit_both_directions(layout, dirs, device, precision)
   }
   out <- restore_shape(clip_values(fit, bounds), layout, y)
   if (auto) attr(out, "decreasing") <- dirs
@@ -153,7 +153,7 @@ problem_directions <- function(layout) {
 }
 
 # A batch whose problems go both ways: two engine calls, one per direction.
-fit_both_directions <- function(layout, dirs, device, precision, call) {
+fit_both_directions <- function(layout, dirs, device, precision) {
   off <- layout$offsets
   fit <- numeric(length(layout$y))
   for (d in c(FALSE, TRUE)) {
@@ -162,7 +162,7 @@ fit_both_directions <- function(layout, dirs, device, precision, call) {
     idx <- sequence(len, from = off[b] + 1)
     res <- engine_fit(layout$y[idx], if (!is.null(layout$w)) layout$w[idx],
                       c(0, cumsum(len)), d, device = device,
-                      precision = precision, call = call)
+                      precision = precision)
     fit[idx] <- res$fit
   }
   fit

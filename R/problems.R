@@ -71,12 +71,12 @@ restore_shape <- function(v, layout, y) {
 # Returns list(fit, starts, device), `device` the engine that solved it: the
 # GPU hands over to the CPU when its sums would leave the double range.
 engine_fit <- function(y, w, offsets, decreasing, starts = FALSE,
-                       device = "cpu", precision = "double", call = NULL) {
+                       device = "cpu", precision = "double") {
   single <- identical(precision, "single")
   # the GPU engine rounds to float32 itself, as it moves the data, and
   # returns float32 values: no pass over the data here
   res <- if (identical(device, "gpu")) {
-    gpu_fit(y, w, offsets, decreasing, starts, single, call)
+    gpu_fit(y, w, offsets, decreasing, starts, single)
   }
   if (is.null(res)) {
     device <- "cpu"
@@ -92,17 +92,16 @@ engine_fit <- function(y, w, offsets, decreasing, starts = FALSE,
 }
 
 # The GPU's forward pass, or NULL when the CPU must solve it instead.
-gpu_fit <- function(y, w, offsets, decreasing, starts, single, call) {
+gpu_fit <- function(y, w, offsets, decreasing, starts, single) {
   res <- .Call(ffi_gpu_fit, y, w, offsets, decreasing, starts, single)
-  if (is.null(res$error)) return(res)
-  if (identical(res$status, gpu_status_range)) return(NULL)
-  abort_gpu(res$error, call)
+  # a failure of the engine is raised in C; "range": the CPU solves instead
+  if (identical(res$status, "range")) NULL else res
 }
 
 # The backward pass with the fit and block starts of engine_fit() (for
 # "single", a fit already rounded to float32).
 engine_vjp <- function(y, w, fit, starts, grad, offsets, want_dw = TRUE,
-                       device = "cpu", precision = "double", call = NULL) {
+                       device = "cpu", precision = "double") {
   single <- identical(precision, "single")
   if (single) {
     y <- as_single(y)
@@ -110,7 +109,7 @@ engine_vjp <- function(y, w, fit, starts, grad, offsets, want_dw = TRUE,
     grad <- as_single(grad)
   }
   res <- if (identical(device, "gpu")) {
-    gpu_vjp(y, w, fit, starts, grad, offsets, want_dw, single, call)
+    gpu_vjp(y, w, fit, starts, grad, offsets, want_dw, single)
   } else {
     .Call(ffi_isotonic_vjp, y, w, fit, starts, grad, offsets, want_dw,
           resolve_threads())
@@ -124,8 +123,6 @@ engine_vjp <- function(y, w, fit, starts, grad, offsets, want_dw = TRUE,
   list(y = dy, weights = dw)
 }
 
-gpu_vjp <- function(y, w, fit, starts, grad, offsets, want_dw, single, call) {
-  res <- .Call(ffi_gpu_vjp, y, w, fit, starts, grad, offsets, want_dw, single)
-  if (!is.null(res$error)) abort_gpu(res$error, call)
-  res
+gpu_vjp <- function(y, w, fit, starts, grad, offsets, want_dw, single) {
+  .Call(ffi_gpu_vjp, y, w, fit, starts, grad, offsets, want_dw, single)
 }

@@ -46,7 +46,7 @@ reliability_diagram <- function(forecasts, outcomes,
   pooled <- pool_scores(x, y, NULL, NULL, run_of = TRUE)
   device <- resolve_device(device, length(pooled$score), call)
   fit <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
-                    decreasing = FALSE, device = device, call = call)$fit
+                    decreasing = FALSE, device = device)$fit
   fit <- pmin(pmax(fit, 0), 1)
   cal <- fit[pooled$run_of]
   score <- mean((x - y)^2)

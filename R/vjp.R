@@ -43,12 +43,11 @@ isotonic_vjp <- function(y, grad, weights = NULL, decreasing = FALSE,
   check_flag(decreasing, "decreasing", call)
   device <- resolve_device(device, length(layout$y), call)
   fwd <- engine_fit(layout$y, layout$w, layout$offsets, decreasing,
-                    starts = TRUE, device = device, precision = precision,
-                    call = call)
+                    starts = TRUE, device = device, precision = precision)
   # on the engine that did the forward pass, which may have been the CPU
   res <- engine_vjp(layout$y, layout$w, fwd$fit, fwd$starts, g,
                     layout$offsets, device = fwd$device,
-                    precision = precision, call = call)
+                    precision = precision)
   list(y = restore_shape(res$y, layout, y),
        weights = restore_shape(res$weights, layout, y))
 }

@@ -80,14 +80,13 @@ SEXP ffi_gpu_calibrate(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
   R_xlen_t k = status == GI_CUDA_OK ? (R_xlen_t) off[ng] : 0;
   SEXP offsets = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) ng + 1));
   for (int b = 0; b <= ng; b++) REAL(offsets)[b] = status == GI_CUDA_OK ? (double) off[b] : 0.0;
-  const char *names[] = {"score", "value", "weight", "offsets", "error", "status", ""};
+  const char *names[] = {"score", "value", "weight", "offsets", "status", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 4, gi_gpu_status(status, msg));
   SET_VECTOR_ELT(out, 0, head(s, k));
   SET_VECTOR_ELT(out, 1, head(v, k));
   SET_VECTOR_ELT(out, 2, head(wt, k));
   SET_VECTOR_ELT(out, 3, offsets);
-  SET_VECTOR_ELT(out, 4, status == GI_CUDA_OK ? R_NilValue : Rf_mkString(msg));
-  SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(status));
   UNPROTECT(5);
   return out;
 }

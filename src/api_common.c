@@ -27,24 +27,6 @@ const double *gi_weights_arg(SEXP w, R_xlen_t n)
   return REAL(w);
 }
 
-void gi_stop_status(gi_status status, gi_idx bad)
-{
-  switch (status) {
-  case GI_OK:
-    return;
-  case GI_ERR_NOMEM:
-    Rf_error("gpuiso: not enough memory for the isotonic fit (problem %lld).",
-             (long long) bad + 1);
-  case GI_ERR_ZERO_WEIGHT:
-    Rf_error("gpuiso: the weights of problem %lld are all zero.",
-             (long long) bad + 1);
-  case GI_ERR_OVERFLOW:
-    Rf_error("gpuiso: sums overflow in problem %lld even after rescaling.",
-             (long long) bad + 1);
-  }
-  gi_internal_error("unknown engine status");
-}
-
 R_xlen_t gi_vjp_args(SEXP y, SEXP fit, SEXP starts, SEXP grad)
 {
   R_xlen_t n = Rf_xlength(y);

@@ -1,7 +1,7 @@
-/* .Call glue for the GPU engine (cuda/gi_cuda.h). Each entry returns its
- * results with an `error` element: NULL, or the engine's message, which the
- * R layer raises as a classed condition. The R layer has validated every
- * argument. */
+/* .Call glue for the GPU engine (cuda/gi_cuda.h). A failure of the engine
+ * is raised here (gi_gpu_status()); an entry returns its results with the
+ * `status` "ok", or "range" where the R layer must solve on the CPU
+ * instead. The R layer has validated every argument. */
 #include <math.h>
 #include <string.h>
 #include "gpuiso.h"
@@ -11,6 +11,20 @@ static SEXP engine_error(int status, const char *msg)
 {
   if (status == GI_CUDA_OK) return R_NilValue;
   return Rf_mkString(msg);
+}
+
+SEXP gi_gpu_status(int status, const char *msg)
+{
+  switch (status) {
+  case GI_CUDA_OK:
+    return Rf_mkString("ok");
+  case GI_CUDA_RANGE:
+    return Rf_mkString("range");
+  case GI_CUDA_INTERRUPT:
+    gi_abort_interrupt();
+  default:
+    gi_abort("device", NULL, 0, "%s", msg);
+  }
 }
 
 /* Zero weights: the engine takes positive weights only, so such points are
@@ -108,12 +122,11 @@ SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
     status = gi_cuda_fit_host(REAL(y), wp, off, nprob, dec, sgl, REAL(fit),
                               stp, msg, sizeof(msg));
   }
-  const char *names[] = {"fit", "starts", "error", "status", ""};
+  const char *names[] = {"fit", "starts", "status", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 2, gi_gpu_status(status, msg));
   SET_VECTOR_ELT(out, 0, fit);
   SET_VECTOR_ELT(out, 1, st);
-  SET_VECTOR_ELT(out, 2, engine_error(status, msg));
-  SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(status));
   UNPROTECT(3);
   return out;
 }
@@ -148,13 +161,13 @@ SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
                                          REAL(grad), off, nprob, 2, REAL(dy),
                                          dw == R_NilValue ? NULL : REAL(dw),
                                          &bad);
-    gi_stop_status(st, bad);
+    gi_stop_vjp_status(st, bad);
   }
-  const char *names[] = {"y", "weights", "error", ""};
+  const char *names[] = {"y", "weights", "status", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)); nprotect++;
+  SET_VECTOR_ELT(out, 2, gi_gpu_status(status, msg));
   SET_VECTOR_ELT(out, 0, dy);
   SET_VECTOR_ELT(out, 1, dw);
-  SET_VECTOR_ELT(out, 2, engine_error(status, msg));
   UNPROTECT(nprotect);
   return out;
 }
@@ -178,12 +191,12 @@ SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
                              Rf_asLogical(decreasing) == TRUE,
                              Rf_asLogical(single) == TRUE, r, REAL(ms),
                              REAL(stages), REAL(fit), msg, sizeof(msg));
-  const char *names[] = {"ms", "stages", "fit", "error", ""};
+  const char *names[] = {"ms", "stages", "fit", "status", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 3, gi_gpu_status(status, msg));
   SET_VECTOR_ELT(out, 0, ms);
   SET_VECTOR_ELT(out, 1, stages);
   SET_VECTOR_ELT(out, 2, fit);
-  SET_VECTOR_ELT(out, 3, engine_error(status, msg));
   UNPROTECT(4);
   return out;
 }
@@ -239,7 +252,7 @@ SEXP ffi_first_beyond_single(SEXP x, SEXP weights)
 }
 
 /* IDR on the device (cuda/idr.cu), with the arguments and result of
- * ffi_idr_fit plus error and status. */
+ * ffi_idr_fit plus the status (gi_gpu_status()). */
 SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K)
 {
   gi_idx mm, KK;
@@ -247,6 +260,7 @@ SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K)
   const double *wp = gi_weights_arg(w, n);
   SEXP ptr = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) KK + 1));
   char msg[1024] = "";
+  gi_begin_work();
   int status = gi_cuda_idr_host(INTEGER(xcode), INTEGER(kcode), wp, (int64_t) n, mm, KK,
                                 REAL(ptr), msg, sizeof(msg));
   R_xlen_t nb = status == GI_CUDA_OK ? (R_xlen_t) REAL(ptr)[(R_xlen_t) KK] : 0;
@@ -259,13 +273,12 @@ SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K)
     memcpy(INTEGER(start), s, (size_t) nb * sizeof(int));
     memcpy(REAL(value), v, (size_t) nb * sizeof(double));
   }
-  const char *names[] = {"ptr", "start", "value", "error", "status", ""};
+  const char *names[] = {"ptr", "start", "value", "status", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 3, gi_gpu_status(status, msg));
   SET_VECTOR_ELT(out, 0, ptr);
   SET_VECTOR_ELT(out, 1, start);
   SET_VECTOR_ELT(out, 2, value);
-  SET_VECTOR_ELT(out, 3, engine_error(status, msg));
-  SET_VECTOR_ELT(out, 4, Rf_ScalarInteger(status));
   UNPROTECT(4);
   return out;
 }

@@ -3,69 +3,78 @@
 #include <string.h>
 #include "gpuiso.h"
 
-/* Work units of the sweep between two looks at the interrupt flag. */
-#define GI_IDR_PIECE ((gi_idx) 1 << 21)
+/* Work units of the sweep between two looks at interrupts: about 0.1 s
+ * (a unit, an observation switched on or a block recorded, takes about
+ * 1 us on the development machine). */
+#define GI_IDR_PIECE ((gi_idx) 1 << 17)
 
-static void check_interrupt(void *unused)
+/* The sweep of one call: its arguments, and the sweep itself, which the
+ * cleanup frees whether the body returns or jumps (an interrupt, an error,
+ * an R allocation that fails). */
+typedef struct {
+  SEXP xcode, kcode;
+  const double *w;
+  gi_idx n, m, K;
+  gi_idr_sweep *S;
+} idr_job;
+
+static SEXP idr_body(void *data)
 {
-  (void) unused;
-  R_CheckUserInterrupt();
-}
-
-/* TRUE when the user interrupted: asked through R_ToplevelExec, so that
- * the caller can free its memory before raising the error. */
-static int interrupted(void)
-{
-  return R_ToplevelExec(check_interrupt, NULL) == FALSE;
-}
-
-/* xcode, kcode: integer vectors of one length n (0-based x index, 0-based
- * switch-on threshold, K for never); w NULL or double of length n; m, K
- * scalars. Returns list(ptr, start, value). */
-SEXP ffi_idr_fit(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K)
-{
-  gi_idx mm, KK;
-  R_xlen_t n = gi_idr_args(xcode, kcode, m, K, &mm, &KK);
-  const double *wp = gi_weights_arg(w, n);
-
-  gi_idr_sweep *S = NULL;
-  gi_status r = gi_idr_begin((gi_idx) n, INTEGER(xcode), INTEGER(kcode), wp,
-                             mm, KK, &S);
-  while (r == GI_OK && !gi_idr_done(S)) {
-    r = gi_idr_step(S, GI_IDR_PIECE);
-    if (r == GI_OK && !gi_idr_done(S) && interrupted()) {
-      gi_idr_free(S);
-      Rf_error("gpuiso: the IDR fit was interrupted.");
-    }
+  idr_job *j = (idr_job *) data;
+  gi_status r = gi_idr_begin(j->n, INTEGER(j->xcode), INTEGER(j->kcode), j->w,
+                             j->m, j->K, &j->S);
+  while (r == GI_OK && !gi_idr_done(j->S)) {
+    r = gi_idr_step(j->S, GI_IDR_PIECE);
+    if (r == GI_OK && !gi_idr_done(j->S) && gi_poll_now()) r = GI_ERR_INTERRUPT;
   }
-  if (r != GI_OK) {
-    gi_idr_free(S);
-    Rf_error("gpuiso: not enough memory for the IDR fit.");
-  }
+  if (r == GI_ERR_INTERRUPT || gi_stop_requested()) gi_abort_interrupt();
+  if (r != GI_OK) gi_abort("memory", NULL, 0, "Not enough memory for the IDR fit.");
 
+  gi_idr_sweep *S = j->S;
   gi_idx nb = gi_idr_nblocks(S);
-  SEXP ptr = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) KK + 1));
-  SEXP start = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t) nb));
-  SEXP value = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) nb));
-  /* R's allocations may fail with a longjmp: the sweep's memory would be
-   * lost then, a leak but no crash */
-  memcpy(REAL(ptr), gi_idr_ptr(S), ((size_t) KK + 1) * sizeof(double));
+  const char *names[] = {"ptr", "start", "value", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SEXP ptr = Rf_allocVector(REALSXP, (R_xlen_t) j->K + 1);
+  SET_VECTOR_ELT(out, 0, ptr);
+  SEXP start = Rf_allocVector(INTSXP, (R_xlen_t) nb);
+  SET_VECTOR_ELT(out, 1, start);
+  SEXP value = Rf_allocVector(REALSXP, (R_xlen_t) nb);
+  SET_VECTOR_ELT(out, 2, value);
+  memcpy(REAL(ptr), gi_idr_ptr(S), ((size_t) j->K + 1) * sizeof(double));
   if (nb > 0) {
     memcpy(INTEGER(start), gi_idr_starts(S), (size_t) nb * sizeof(int));
     memcpy(REAL(value), gi_idr_values(S), (size_t) nb * sizeof(double));
   }
-  gi_idr_free(S);
+  UNPROTECT(1);
+  return out;
+}
 
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
-  SET_VECTOR_ELT(out, 0, ptr);
-  SET_VECTOR_ELT(out, 1, start);
-  SET_VECTOR_ELT(out, 2, value);
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
-  SET_STRING_ELT(nms, 0, Rf_mkChar("ptr"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("start"));
-  SET_STRING_ELT(nms, 2, Rf_mkChar("value"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(5);
+static void idr_cleanup(void *data, Rboolean jump)
+{
+  (void) jump;
+  idr_job *j = (idr_job *) data;
+  gi_idr_free(j->S);
+  j->S = NULL;
+}
+
+/* xcode, kcode: integer vectors of one length n (0-based x index, 0-based
+ * switch-on threshold, K for never); w NULL or double of length n; m, K
+ * scalars. Returns list(ptr, start, value). The sweep runs in pieces, with
+ * a look at interrupts between them; its memory is freed on every way out
+ * (R_UnwindProtect). */
+SEXP ffi_idr_fit(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K)
+{
+  idr_job j;
+  R_xlen_t n = gi_idr_args(xcode, kcode, m, K, &j.m, &j.K);
+  j.xcode = xcode;
+  j.kcode = kcode;
+  j.n = (gi_idx) n;
+  j.w = gi_weights_arg(w, n);
+  j.S = NULL;
+  gi_begin_work();
+  SEXP cont = PROTECT(R_MakeUnwindCont());
+  SEXP out = R_UnwindProtect(idr_body, &j, idr_cleanup, &j, cont);
+  UNPROTECT(1);
   return out;
 }
 
@@ -150,7 +159,7 @@ SEXP ffi_idr_crps(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP thresholds,
   SEXP out = PROTECT(Rf_allocVector(REALSXP, np));
   gi_status r = gi_idr_crps(&f, REAL(thresholds), np, INTEGER(j), REAL(lam),
                             REAL(y), INTEGER(kappa), REAL(out));
-  if (r != GI_OK) Rf_error("gpuiso: not enough memory for the CRPS.");
+  if (r != GI_OK) gi_abort("memory", NULL, 0, "Not enough memory for the CRPS.");
   UNPROTECT(1);
   return out;
 }

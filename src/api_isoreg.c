@@ -45,6 +45,7 @@ static void fit_one(const double *y, const double *w, gi_idx n, int dec,
   gi_idx off[2] = {0, n}, bad;
   gi_status st = gi_isotonic_batch(y, w, off, 1, dec, 1, fit, NULL, &bad);
   if (st != GI_OK) gi_stop_status(st, bad);
+  gi_check_stop();
 }
 
 static int any_zero(const double *w, gi_idx n)
@@ -119,6 +120,7 @@ static SEXP finish(const sorted_points *p, SEXP yf, int fitted)
                          &bad);
   }
   if (st != GI_OK) gi_stop_status(st, bad);
+  gi_check_stop();
   if (zeros) gi_isoreg_run_values(ws, n, p->tie, p->ntie, pf);
   if (fitted && gi_isoreg_split(pf, p->tie, p->ntie)) {
     /* the GPU's rounding split a run of tied x: refit the pooled points
@@ -169,6 +171,7 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
   check_xy(x, y);
   R_xlen_t n = Rf_xlength(y);
   const double *wp = gi_weights_arg(w, n);
+  gi_begin_work();
   /* the order is completed in place: in a copy if anything else sees it */
   if (!Rf_isNull(ord) && MAYBE_SHARED(ord)) ord = Rf_duplicate(ord);
   PROTECT(ord);
@@ -188,7 +191,8 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
                            TYPEOF(ord) == INTSXP ? INTEGER(ord) : NULL,
                            TYPEOF(ord) == REALSXP ? REAL(ord) : NULL, n, !p.dec,
                            p.nthreads, ysb, wsb, tie);
-    if (p.ntie < 0) Rf_error("gpuiso: not enough memory to order the points.");
+    gi_check_stop();
+    if (p.ntie < 0) gi_abort("memory", NULL, 0, "Not enough memory to order the points.");
     p.ys = ysb;
     p.ws = wsb;
   }
@@ -199,9 +203,9 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
 
 /*
  * The same with the sort and the fit on the GPU (double precision, weights
- * > 0; the R layer sees to both). Returns finish()'s list, or list(error,
- * status) when the GPU could not do it (GI_CUDA_RANGE: beyond what its sort
- * takes; the CPU fits instead).
+ * > 0; the R layer sees to both). Returns finish()'s list, or
+ * list(status = "range") beyond what its sort takes (the CPU fits
+ * instead); a failure of the engine is raised (gi_gpu_status()).
  */
 SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads)
 {
@@ -209,6 +213,7 @@ SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads)
   R_xlen_t n = Rf_xlength(y);
   const double *wp = gi_weights_arg(w, n);
   int dec = Rf_asLogical(decreasing) == TRUE;
+  gi_begin_work();
   SEXP ord = PROTECT(Rf_allocVector(INTSXP, n));
   SEXP yf = PROTECT(Rf_allocVector(REALSXP, n));
   double *ys = scratch(n), *ws = wp ? scratch(n) : NULL;
@@ -218,10 +223,9 @@ SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads)
                                    INTEGER(ord), ys, ws, same, REAL(yf), msg,
                                    sizeof(msg));
   if (status != GI_CUDA_OK) {
-    const char *names[] = {"error", "status", ""};
+    const char *names[] = {"status", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SET_VECTOR_ELT(out, 0, Rf_mkString(msg));
-    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(status));
+    SET_VECTOR_ELT(out, 0, gi_gpu_status(status, msg));
     UNPROTECT(3);
     return out;
   }

@@ -3,7 +3,8 @@
 #include "core/gi_memory.h"
 
 /* Problems are handed to the engine in pieces of about this many elements,
- * so that an interrupt is seen between pieces (never inside OpenMP). */
+ * and R is asked for an interrupt between pieces (the engine also asks
+ * within a piece, through gi_interrupted()). */
 #define GI_PIECE ((gi_idx) 1 << 22)
 
 static gi_idx piece_end(const gi_idx *off, gi_idx nprob, gi_idx b0)
@@ -25,13 +26,15 @@ static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
    * batches are left to ordinary pages. */
   if (nprob == 1) gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
   unsigned char *stp = Rf_isNull(st) ? NULL : RAW(st);
+  gi_begin_work();
   for (gi_idx b0 = 0, b1; b0 < nprob; b0 = b1) {
     gi_idx bad;
     b1 = piece_end(off, nprob, b0);
     gi_status r = gi_isotonic_batch(REAL(y), wp, off + b0, b1 - b0, dec, nt,
                                     REAL(fit), stp, &bad);
     if (r != GI_OK) gi_stop_status(r, b0 + bad);
-    if (b1 < nprob) R_CheckUserInterrupt();
+    gi_check_stop();
+    if (b1 < nprob && gi_poll_now()) gi_abort_interrupt();
   }
   UNPROTECT(1);
   return fit;
@@ -74,13 +77,14 @@ SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
     dw = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
     if (nprob == 1) gi_hint_huge(REAL(dw), (size_t) n * sizeof(double));
   }
+  gi_begin_work();
   gi_idx bad;
   gi_status st = gi_isotonic_vjp_batch(REAL(y), wp, REAL(fit), RAW(starts),
                                        REAL(grad), off, nprob,
                                        Rf_asInteger(threads), REAL(dy),
                                        dw == R_NilValue ? NULL : REAL(dw),
                                        &bad);
-  gi_stop_status(st, bad);
+  gi_stop_vjp_status(st, bad);
 
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 2)); nprotect++;
   SET_VECTOR_ELT(out, 0, dy);

@@ -24,12 +24,60 @@ R_xlen_t gi_vjp_args(SEXP y, SEXP fit, SEXP starts, SEXP grad);
 R_xlen_t gi_idr_args(SEXP xcode, SEXP kcode, SEXP m, SEXP K, gi_idx *mm,
                      gi_idx *KK);
 
-/* Turn an engine status into an R error naming the problem (1-based). */
+/*
+ * Errors and interrupts (api_errors.c): the only way the glue stops.
+ *
+ * gi_abort() raises an R error of class c("gpuiso_error_<kind>",
+ * "gpuiso_error", "error", "condition"), built by abort_from_c() of
+ * R/conditions.R, with the message from fmt and the fields `arg` (the
+ * argument at fault, or NULL) and `position` (the 1-based element of arg,
+ * or the failing problem of a batch; NA when pos < 1). Kinds: "input",
+ * "overflow" (a true result beyond the range of doubles), "memory",
+ * "device" (the GPU engine) and "internal" (a bug). The call it reports is
+ * the user's call of the package function that reached the .Call (see
+ * abort_from_c()). Free C memory first: the call does not return.
+ */
+void NORET gi_abort(const char *kind, const char *arg, R_xlen_t pos,
+                    const char *fmt, ...);
+
+/* Signals R's own `interrupt` condition (interrupt_from_c()) and, unless a
+ * handler takes it, returns to top level as a user interrupt does. Resets
+ * the engine's stop flag first. */
+void NORET gi_abort_interrupt(void);
+
+/* Sets the core's gi_interrupt_hook (at load). */
+void gi_interrupts_init(void);
+
+/* Before every entry point's core work: the stop flag reset, and the test
+ * hook (GPUISO_TEST_INTERRUPT) armed. */
+void gi_begin_work(void);
+
+/* Asks the hook now (for loops in the glue, between pieces): 1 when the
+ * user interrupted. */
+int gi_poll_now(void);
+
+/* After a core call that returns no status: pass on the interrupt it
+ * stopped for, if any. */
+void gi_check_stop(void);
+
+/* A status of the GPU engine (cuda/gi_cuda.h) for the R layer, by name:
+ * "ok", or "range" (beyond what the device path takes: the R layer solves
+ * on the CPU). Any other status is raised: GI_CUDA_INTERRUPT as the
+ * interrupt, a failure as an error of kind "device" with the engine's
+ * message `msg`. */
+SEXP gi_gpu_status(int status, const char *msg);
+
+/* Turn an engine status into a condition naming the problem (1-based);
+ * GI_ERR_INTERRUPT becomes the interrupt. */
 void gi_stop_status(gi_status status, gi_idx bad);
+
+/* The same for a backward pass: an overflow is a gradient's. */
+void gi_stop_vjp_status(gi_status status, gi_idx bad);
 
 /* The R layer validates every argument, so a violation seen here is a bug. */
 #define gi_internal_error(...) \
-  Rf_error("gpuiso internal error in %s (%s:%d): %s. Please report it.", \
+  gi_abort("internal", NULL, 0, \
+           "gpuiso internal error in %s (%s:%d): %s. Please report it.", \
            __func__, __FILE__, __LINE__, __VA_ARGS__)
 
 SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
@@ -40,6 +88,7 @@ SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
 SEXP ffi_first_invalid(SEXP x, SEXP nonneg);
 SEXP ffi_first_weightless(SEXP w, SEXP offsets);
 SEXP ffi_build_info(void);
+SEXP ffi_stop_status(SEXP status, SEXP bad);
 SEXP ffi_gpu_probe(void);
 SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
                  SEXP want_starts, SEXP single);

@@ -12,6 +12,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_first_invalid, 2),
   CALLDEF(ffi_first_weightless, 2),
   CALLDEF(ffi_build_info, 0),
+  CALLDEF(ffi_stop_status, 2),
   CALLDEF(ffi_gpu_probe, 0),
   CALLDEF(ffi_gpu_fit, 6),
   CALLDEF(ffi_gpu_vjp, 8),
@@ -40,4 +41,5 @@ void attribute_visible R_init_gpuiso(DllInfo *dll)
   R_registerRoutines(dll, NULL, call_entries, NULL, NULL);
   R_useDynamicSymbols(dll, FALSE);
   R_forceSymbols(dll, TRUE);
+  gi_interrupts_init();
 }

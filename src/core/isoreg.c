@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "gi_core.h"
+#include "gi_omp.h"
 
 /* Point k of the sort order (0-based). */
 static inline gi_idx at(const gi_order *o, gi_idx k)
@@ -257,6 +258,12 @@ static GI_ALWAYS_INLINE gi_status knots(const double *Y, const double *X,
   }
   double maxy, maxs = 0.0;
   gi_idx nh = lower_hull(Y, X, sg, n, hv, &maxy);
+  if (gi_interrupted(n)) {
+    free(hv);
+    free(cand);
+    free(hy);
+    return GI_ERR_INTERRUPT;
+  }
   for (gi_idx e = 0; e + 1 < nh; e++) {
     double s = (YAT(hv[e + 1]) - YAT(hv[e])) / (XAT(hv[e + 1]) - XAT(hv[e]));
     maxs = fabs(s) > maxs ? fabs(s) : maxs;
@@ -304,13 +311,17 @@ gi_status gi_isoreg_solve(const double *ys, const double *ws, gi_idx n,
 {
   gi_idx off[2] = {0, n};
   gi_status fs = GI_OK, ks = GI_OK;
-  /* the knots need only the diagram: they are found beside the fit */
-#pragma omp parallel sections num_threads(2) if (nthreads >= 2 && n >= 65536)
+  /* the knots need only the diagram: they are found beside the fit, which
+   * stays on the master thread, the one that may ask about interrupts */
+  int nt = nthreads >= 2 && n >= 65536 ? gi_threads_cap(2) : 1;
+#pragma omp parallel num_threads(nt)
   {
-#pragma omp section
-    fs = gi_isotonic_batch(ys, ws, off, 1, decreasing, 1, fit, NULL, bad);
-#pragma omp section
-    ks = gi_isoreg_knots(Y, X, decreasing ? -1 : 1, n, knot, nknot);
+    /* the team may be smaller than asked: its last thread takes the knots */
+    int me = omp_get_thread_num(), last = omp_get_num_threads() - 1;
+    if (me == 0)
+      fs = gi_isotonic_batch(ys, ws, off, 1, decreasing, 1, fit, NULL, bad);
+    if (me == last)
+      ks = gi_isoreg_knots(Y, X, decreasing ? -1 : 1, n, knot, nknot);
   }
   if (fs != GI_OK) return fs;
   *bad = -1;

@@ -335,7 +335,6 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
 {
   gi_status status = GI_OK;
   gi_idx first_bad = nprob;
-  gi_stop_reset();
   /* Threads pay off only on batches with enough work to share. */
   int nt = nprob < 2 || offsets[nprob] - offsets[0] < 65536
                ? 1 : gi_threads_cap(nthreads);

@@ -100,7 +100,6 @@ gi_status gi_isotonic_vjp_batch(const double *y, const double *w,
   int nt = nprob < 2 ? 1 : gi_threads_cap(nthreads);
   gi_idx first_bad = nprob;
   gi_status status = GI_OK;
-  gi_stop_reset();
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(dynamic, 16)
   for (gi_idx b = 0; b < nprob; b++) {
     gi_idx a = offsets[b], len = offsets[b + 1] - a;

@@ -36,7 +36,8 @@ enum {
   GI_CUDA_NOMEM = 1,   /* device (or pinned host) memory ran out */
   GI_CUDA_FAILED = 2,  /* any other CUDA error */
   GI_CUDA_ABSENT = 3,  /* not compiled, or no usable device */
-  GI_CUDA_RANGE = 4    /* sums beyond double range: solve on the CPU */
+  GI_CUDA_RANGE = 4,   /* sums beyond double range: solve on the CPU */
+  GI_CUDA_INTERRUPT = 5 /* the user interrupted (gi_interrupted()) */
 };
 
 /*

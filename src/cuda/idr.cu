@@ -8,6 +8,7 @@
  * which they switch on, with running weights), solved, and reduced to their
  * blocks (first index and value), which alone come back to the host. The
  * m x K matrix never exists anywhere: a slab is at most GI_IDR_SLAB values.
+ * Between slabs the host asks for interrupts (gi_interrupted()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,9 @@
 #include <cub/cub.cuh>
 #include "engine.cuh"
 #include "gi_cuda.h"
+extern "C" {
+#include "../core/gi_core.h" /* gi_interrupted(): a look at interrupts */
+}
 
 /* Values per slab: the solver's workspace for a slab of long problems is
  * about 60 bytes a value, the slab's own buffers 40. */
@@ -263,6 +267,12 @@ extern "C" int gi_cuda_idr_host(const int *xcode, const int *kcode, const double
       for (int64_t t = 0; t < c; t++) {
         nb += count[t];
         ptr[k0 + t + 1] = (double) nb;
+      }
+      /* between slabs, a look at interrupts (the host's hook) */
+      if (err == cudaSuccess && k0 + c < K && gi_interrupted(GI_POLL_WORK)) {
+        snprintf(msg, len, "interrupted");
+        rc = GI_CUDA_INTERRUPT;
+        goto done;
       }
     }
     if (err != cudaSuccess) rc = gi_fail(err, stage, need, msg, len);

@@ -1,0 +1,150 @@
+# One error path (issue 11): every error raised from C is a condition of
+# class c("gpuiso_error_<kind>", "gpuiso_error", "error", "condition"), built
+# by abort_from_c() (R/conditions.R) from gi_abort() (src/api_errors.c),
+# with the fields `arg` and `position`; interrupts seen by the engine become
+# R's own `interrupt` condition.
+
+gpuiso_class <- function(kind) {
+  c(paste0("gpuiso_error_", kind), "gpuiso_error", "error", "condition")
+}
+
+catch <- function(expr) {
+  tryCatch(expr, error = identity, interrupt = function(e) e)
+}
+
+test_that("a malformed call into C is an internal error, not reporting .Call", {
+  e <- catch(.Call(gpuiso:::ffi_isotonic_fit, 1, NULL, c(0, 5), FALSE, FALSE, 1L))
+  expect_identical(class(e), gpuiso_class("internal"))
+  expect_match(conditionMessage(e), "internal error.*offsets.*Please report it")
+  expect_null(conditionCall(e))
+  expect_null(e$arg)
+  expect_identical(e$position, NA_real_)
+  e <- catch(.Call(gpuiso:::ffi_idr_fit, 1:3, c(0, 1, 2), NULL, 3, 3))
+  expect_identical(class(e), gpuiso_class("internal"))
+  # a status the glue does not know
+  expect_identical(class(catch(.Call(gpuiso:::ffi_stop_status, 99L, 0))),
+                   gpuiso_class("internal"))
+})
+
+test_that("each engine status becomes its kind of condition, naming the problem", {
+  e <- catch(.Call(gpuiso:::ffi_stop_status, 1L, 2))
+  expect_identical(class(e), gpuiso_class("memory"))
+  expect_match(conditionMessage(e), "memory.*problem 3")
+  expect_identical(e$position, 3)
+  e <- catch(.Call(gpuiso:::ffi_stop_status, 2L, 0))
+  expect_identical(class(e), gpuiso_class("input"))
+  expect_identical(e$arg, "weights")
+  expect_identical(e$position, 1)
+  e <- catch(.Call(gpuiso:::ffi_stop_status, 3L, 2))
+  expect_identical(class(e), gpuiso_class("overflow"))
+  expect_identical(conditionMessage(e),
+                   "The fitted value of a block in problem 3 is beyond the range of doubles.")
+  expect_identical(e$position, 3)
+  e <- catch(.Call(gpuiso:::ffi_stop_status, 4L, 0))
+  expect_identical(class(e), c("interrupt", "condition"))
+  expect_null(.Call(gpuiso:::ffi_stop_status, 0L, 0))
+})
+
+test_that("an error under .Call reports the call of the package function the user called", {
+  # package functions (their enclosure's top is the namespace) that reach
+  # .Call through base R's frames in between
+  pkg <- new.env(parent = asNamespace("gpuiso"))
+  pkg$inner <- function() .Call(ffi_stop_status, 3L, 0)
+  pkg$outer <- function(a) tryCatch(lapply(a, function(i) inner()), finally = NULL)
+  environment(pkg$inner) <- pkg
+  environment(pkg$outer) <- pkg
+  e <- catch(pkg$outer(1))
+  expect_s3_class(e, "gpuiso_error_overflow")
+  expect_identical(conditionCall(e), quote(pkg$outer(1)))
+  # a user's function in between ends the walk at the package function it calls
+  user <- function(f) f(2)
+  environment(user) <- globalenv()
+  expect_identical(conditionCall(catch(user(pkg$outer))), quote(f(2)))
+})
+
+test_that("a true overflow, where the engine reports one, is classed", {
+  # valid input whose sums overflowed before issue 11's exact arithmetic;
+  # once that lands this fits, and either way no unclassed error is left
+  e <- catch(isotonic(c(2e-310, 1e-310), weights = c(1e308, 1e308)))
+  if (inherits(e, "error")) {
+    expect_s3_class(e, "gpuiso_error_overflow")
+    expect_match(conditionMessage(e), "beyond the range of doubles")
+    expect_match(deparse(conditionCall(e))[1L], "^isotonic\\(")
+  } else {
+    expect_true(all(is.finite(e)))
+  }
+})
+
+test_that("a failure of the GPU engine is a device error, and R's status is a name", {
+  skip_if(gpu_available(), "a GPU engine is available")
+  e <- catch(.Call(gpuiso:::ffi_gpu_fit, c(2, 1), NULL, c(0, 2), FALSE, FALSE, FALSE))
+  expect_identical(class(e), gpuiso_class("device"))
+  expect_match(conditionMessage(e), "^The GPU engine failed: .*device = \"cpu\"")
+  e <- catch(.Call(gpuiso:::ffi_gpu_idr, 0:1, 0:1, NULL, 2, 2))
+  expect_identical(class(e), gpuiso_class("device"))
+  expect_false(exists("gpu_status_range", asNamespace("gpuiso"), inherits = FALSE))
+})
+
+test_that("the R layer's conditions share the C ones' classes and fields", {
+  e <- catch(isotonic(c(1, NA, 3)))
+  expect_identical(class(e), gpuiso_class("input"))
+  expect_identical(e$arg, "y")
+  expect_identical(e$position, 2)
+  e <- catch(isotonic(c(1, 2), weights = c(0, 0)))
+  expect_identical(e$arg, "weights")
+  e <- catch(with_opts(list(gpuiso.threads = 0L), isotonic(1:3)))
+  expect_identical(class(e), gpuiso_class("input"))
+})
+
+# ---------------------------------------------------------------------------
+# Interrupts. GPUISO_TEST_INTERRUPT=k makes the k-th look at interrupts of a
+# call report one, as Ctrl-C would.
+
+with_interrupt_at <- function(k, code) {
+  old <- Sys.getenv("GPUISO_TEST_INTERRUPT")
+  on.exit(Sys.setenv(GPUISO_TEST_INTERRUPT = old), add = TRUE)
+  Sys.setenv(GPUISO_TEST_INTERRUPT = k)
+  tryCatch(code, interrupt = function(e) "stopped")
+}
+
+# The CPU engine's own looks inside a piece of work (core/pava.c, vjp.c,
+# isoreg.c) land in a separate change of issue 11: until then the tests that
+# need them skip. Set to TRUE with that change.
+engine_polls <- TRUE
+
+test_that("an interrupt stops idr(), and the next call works", {
+  set.seed(1)
+  n <- 20000
+  x <- runif(n)
+  y <- rnorm(n, x)
+  expect_identical(with_interrupt_at(1, idr(y, x, device = "cpu")), "stopped")
+  expect_identical(with_interrupt_at(3, idr(y, x, device = "cpu")), "stopped")
+  fit <- idr(y, x, device = "cpu")
+  expect_s3_class(fit, "gpuiso_idr")
+  small <- idr(y[1:200], x[1:200], device = "cpu")
+  expect_identical(with_interrupt_at(1, idr(y[1:200], x[1:200], device = "cpu"))$value,
+                   small$value) # too small to look
+})
+
+test_that("an interrupt between the pieces of a large batch stops isotonic()", {
+  set.seed(2)
+  y <- matrix(rnorm(6e6), 3000) # two pieces of the glue
+  expect_identical(with_interrupt_at(1, isotonic(y, device = "cpu")), "stopped")
+  expect_identical(isotonic(y[, 1:3], device = "cpu"),
+                   apply(y[, 1:3], 2, isotonic, device = "cpu"))
+})
+
+test_that("an interrupt stops a single large fit and a one-piece batch", {
+  skip_if_not(engine_polls, "the CPU engine does not look at interrupts yet")
+  set.seed(3)
+  y <- rnorm(3e6)
+  expect_identical(with_interrupt_at(1, isotonic(y, device = "cpu")), "stopped")
+  expect_identical(with_interrupt_at(1, with_opts(list(gpuiso.threads = 2L),
+                                                  isotonic(matrix(y, 3000), device = "cpu"))),
+                   "stopped")
+  expect_identical(with_interrupt_at(1, isotonic_vjp(y, grad = y, device = "cpu")), "stopped")
+  expect_identical(with_interrupt_at(1, isoreg(runif(3e6), y, device = "cpu")), "stopped")
+  # the state is reset
+  expect_identical(isotonic(y[1:10]), isotonic(y[1:10] + 0))
+  expect_true(is_monotone(isotonic(y, device = "cpu")))
+})
