@@ -38,7 +38,7 @@ test_that("each engine status becomes its kind of condition, naming the problem"
   e <- catch(.Call(gpuiso:::ffi_stop_status, 3L, 2))
   expect_identical(class(e), gpuiso_class("overflow"))
   expect_identical(conditionMessage(e),
-                   "The fitted value of a block in problem 3 is beyond the range of doubles.")
+                   "A result for problem 3 is beyond the range of doubles.")
   expect_identical(e$position, 3)
   e <- catch(.Call(gpuiso:::ffi_stop_status, 4L, 0))
   expect_identical(class(e), c("interrupt", "condition"))
@@ -62,17 +62,20 @@ test_that("an error under .Call reports the call of the package function the use
   expect_identical(conditionCall(catch(user(pkg$outer))), quote(f(2)))
 })
 
-test_that("a true overflow, where the engine reports one, is classed", {
-  # valid input whose sums overflowed before issue 11's exact arithmetic;
-  # once that lands this fits, and either way no unclassed error is left
-  e <- catch(isotonic(c(2e-310, 1e-310), weights = c(1e308, 1e308)))
-  if (inherits(e, "error")) {
-    expect_s3_class(e, "gpuiso_error_overflow")
-    expect_match(conditionMessage(e), "beyond the range of doubles")
-    expect_match(deparse(conditionCall(e))[1L], "^isotonic\\(")
-  } else {
-    expect_true(all(is.finite(e)))
-  }
+test_that("valid input fits; a true result beyond the doubles is a classed error", {
+  # this gave an unclassed "sums overflow" error before the exact arithmetic
+  expect_identical(isotonic(c(2e-310, 1e-310), weights = c(1e308, 1e308)),
+                   rep((2e-310 + 1e-310) / 2, 2)) # subnormals: the sum is exact
+  # d/dw = (y - fit) G / W with G / W = 2e308 / 1e-323: beyond the doubles,
+  # while d/dy = w G / W = 1e308 is not
+  e <- catch(isotonic_vjp(c(2, 1), grad = c(1e308, 1e308), weights = c(5e-324, 5e-324),
+                          device = "cpu"))
+  expect_s3_class(e, "gpuiso_error_overflow")
+  expect_match(conditionMessage(e), "gradient of problem 1 is beyond the range of doubles")
+  expect_match(deparse(conditionCall(e))[1L], "^isotonic_vjp\\(")
+  # G = 2e308 itself is beyond the doubles, but G / W is not
+  g <- isotonic_vjp(c(2, 1), grad = c(1e308, 1e308), weights = c(1, 1), device = "cpu")
+  expect_identical(g, list(y = c(1e308, 1e308), weights = c(5e307, -5e307)))
 })
 
 test_that("a failure of the GPU engine is a device error, and R's status is a name", {
