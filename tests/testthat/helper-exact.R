@@ -165,8 +165,15 @@ exact_fit <- function(S, W, prob, dec) {
   for (mm in sort(unique(m))) {
     sel <- m[pp] == mm
     idx <- matrix(gi[sel], nrow = mm)
-    Sk <- lapply(seq_len(mm), function(k) Sg[idx[k, ]])
-    Wk <- lapply(seq_len(mm), function(k) W[idx[k, ]])
+    # gmp's `[` costs time in the length of what it indexes: take the
+    # group's points once, in the order point 1 of every problem, point 2,
+    # ..., and slice that
+    ord <- as.vector(t(idx))
+    P1 <- ncol(idx)
+    Sgrp <- Sg[ord]
+    Wgrp <- W[ord]
+    Sk <- lapply(seq_len(mm), function(k) Sgrp[seq.int((k - 1L) * P1 + 1L, length.out = P1)])
+    Wk <- lapply(seq_len(mm), function(k) Wgrp[seq.int((k - 1L) * P1 + 1L, length.out = P1)])
     # prefix sums CS[[k + 1]] = S_1 + ... + S_k
     CS <- vector("list", mm + 1L)
     CW <- vector("list", mm + 1L)
@@ -185,7 +192,7 @@ exact_fit <- function(S, W, prob, dec) {
         zk[[i]] <- if (s == 1L) L else .qmax(zk[[i]], L)
       }
     }
-    for (k in seq_len(mm)) z[idx[k, ]] <- zk[[k]]
+    z[ord] <- do.call(c, zk)
   }
   # zero weights: the next positive-weight point's value, or the last one's
   zero <- which(!pos)
@@ -350,6 +357,13 @@ exact_tags <- function(p) {
 # ---------------------------------------------------------------------------
 # Calls and outcomes.
 
+# The engine the runners ask for: "cpu", or GPUISO_EXACT_DEVICE (say "gpu",
+# to hold the GPU engine to the same rule).
+.exact_device <- function() {
+  d <- Sys.getenv("GPUISO_EXACT_DEVICE", "cpu")
+  if (nzchar(d)) d else "cpu"
+}
+
 # The value of a call, or its error.
 .try_call <- function(expr) tryCatch(expr, error = function(e) e)
 
@@ -478,7 +492,7 @@ exact_run_isotonic <- function(n, seed = 1L, problems = NULL, batch = n) {
   problems <- problems %||% .ref_with_seed(seed, lapply(seq_len(n), function(i) exact_problem_iso()))
   ref <- .exact_iso_ref(problems)
   res <- lapply(problems, function(p) .try_call(
-    isotonic(p$y, p$w, decreasing = p$decreasing, device = "cpu")))
+    isotonic(p$y, p$w, decreasing = p$decreasing, device = .exact_device())))
   f <- unlist(lapply(seq_along(problems), function(i) {
     r <- res[[i]]
     if (inherits(r, "error") || length(r) != length(problems[[i]]$y))
@@ -519,7 +533,7 @@ exact_run_isotonic <- function(n, seed = 1L, problems = NULL, batch = n) {
     if (how == "matrix") {
       Y <- matrix(unlist(lapply(ps, `[[`, "y")), ncol = length(ids))
       W <- if (!is.null(ps[[1L]]$w)) matrix(unlist(lapply(ps, `[[`, "w")), ncol = length(ids))
-      r <- .try_call(isotonic(Y, W, decreasing = d, device = "cpu"))
+      r <- .try_call(isotonic(Y, W, decreasing = d, device = .exact_device()))
       if (!inherits(r, "error")) r <- as.vector(r)
       r
     } else {
@@ -533,7 +547,7 @@ exact_run_isotonic <- function(n, seed = 1L, problems = NULL, batch = n) {
       ww <- NULL
       if (!is.null(ps[[1L]]$w)) { ww <- numeric(N); ww[pos] <- unlist(lapply(ps, `[[`, "w")) }
       gg <- integer(N); gg[pos] <- g
-      r <- .try_call(isotonic(yy, ww, decreasing = d, groups = paste0("g", gg), device = "cpu"))
+      r <- .try_call(isotonic(yy, ww, decreasing = d, groups = paste0("g", gg), device = .exact_device()))
       if (!inherits(r, "error")) r <- as.vector(r)[pos]
       r
     }
@@ -601,7 +615,7 @@ exact_run_vjp <- function(n, seed = 2L, problems = NULL) {
   problems <- problems %||% .ref_with_seed(seed, lapply(seq_len(n), function(i) exact_problem_iso(grad = TRUE)))
   ref <- .exact_vjp_ref(problems)
   res <- lapply(problems, function(p) .try_call(
-    isotonic_vjp(p$y, p$grad, p$w, decreasing = p$decreasing, device = "cpu")))
+    isotonic_vjp(p$y, p$grad, p$w, decreasing = p$decreasing, device = .exact_device())))
   get <- function(el) unlist(lapply(seq_along(problems), function(i) {
     r <- res[[i]]
     k <- length(problems[[i]]$y)
@@ -652,7 +666,7 @@ exact_run_isoreg <- function(n, seed = 3L, problems = NULL) {
   dec <- vapply(problems, `[[`, NA, "decreasing")
   ref <- .exact_pooled_ref(problems, dec)
   res <- lapply(problems, function(p) .try_call(
-    isoreg(p$x, p$y, weights = p$w, decreasing = p$decreasing, device = "cpu")))
+    isoreg(p$x, p$y, weights = p$w, decreasing = p$decreasing, device = .exact_device())))
   # yf is in the order of x: one value per sorted point
   f <- unlist(lapply(seq_along(problems), function(i) {
     r <- res[[i]]
@@ -682,7 +696,7 @@ exact_run_calibrate <- function(n, seed = 4L, problems = NULL) {
   problems <- problems %||% .ref_with_seed(seed, lapply(seq_len(n), function(i) exact_problem_calibrate()))
   ref <- .exact_pooled_ref(problems, rep(FALSE, length(problems)))
   res <- lapply(problems, function(p) .try_call(
-    iso_calibrate(p$x, p$y, weights = p$w, device = "cpu")))
+    iso_calibrate(p$x, p$y, weights = p$w, device = .exact_device())))
   m <- tabulate(ref$pid, length(problems))
   f <- unlist(lapply(seq_along(problems), function(i) {
     r <- res[[i]]
@@ -715,7 +729,7 @@ exact_run_reliability <- function(n, seed = 5L, problems = NULL) {
   problems <- problems %||% .ref_with_seed(seed, lapply(seq_len(n), function(i) exact_problem_reliability()))
   ref <- .exact_pooled_ref(problems, rep(FALSE, length(problems)))
   res <- lapply(problems, function(p) .try_call(
-    reliability_diagram(p$x, p$y, device = "cpu")))
+    reliability_diagram(p$x, p$y, device = .exact_device())))
   m <- tabulate(ref$pid, length(problems))
   f <- unlist(lapply(seq_along(problems), function(i) {
     r <- res[[i]]
@@ -796,7 +810,7 @@ exact_run_idr <- function(n, seed = 6L, problems = NULL) {
   problems <- problems %||% .ref_with_seed(seed, lapply(seq_len(n), function(i) exact_problem_idr()))
   ref <- .exact_idr_ref(problems)
   dims <- ref$dims
-  res <- lapply(problems, function(p) .try_call(idr(p$y, p$x, weights = p$w, device = "cpu")))
+  res <- lapply(problems, function(p) .try_call(idr(p$y, p$x, weights = p$w, device = .exact_device())))
   # the package's values in the same order: problem, threshold, x
   f <- unlist(lapply(seq_along(problems), function(i) {
     r <- res[[i]]
