@@ -14,7 +14,7 @@
 #   make sanitize    AddressSanitizer + UBSan build, the testthat suite (the
 #                    bad-input corpus included) one file per R process; fails
 #                    on any sanitizer report or failed test (tools/sanitize.sh;
-#                    about 6 minutes on two idle cores, 9 on a busy machine)
+#                    about 5 minutes on two idle cores, 9 on a busy machine)
 #   make valgrind    the testthat suite under valgrind memcheck; fails on any
 #                    valgrind error (tools/valgrind.sh). Slow: the whole suite
 #                    takes hours, so choose files, e.g.
