@@ -1,14 +1,31 @@
 # gpuiso developer targets (GNU make).
 #
 #   make demo     install what is missing, install gpuiso, run tools/demo.R
-#   make check    R CMD build + R CMD check --as-cran (tests and vignettes)
+#   make check    shellcheck, then R CMD build + R CMD check --as-cran
+#                 (tests and vignettes)
 #   make install  install what is missing, then gpuiso
 #   make deps     install what is missing (Debian packages, via apt-get)
 #   make clean    remove build and check products
 #
+# Developer targets (CPU-only builds in a scratch directory; src/ and R's
+# libraries are left alone):
+#   make shellcheck  shellcheck on configure, cleanup, tools/*.sh, .ci/run
+#                    (skipped, with a message, where shellcheck is missing)
+#   make sanitize    AddressSanitizer + UBSan build, the testthat suite (the
+#                    bad-input corpus included) one file per R process; fails
+#                    on any sanitizer report or failed test (tools/sanitize.sh;
+#                    about 5 minutes on two idle cores, 9 on a busy machine)
+#   make valgrind    the testthat suite under valgrind memcheck; fails on any
+#                    valgrind error (tools/valgrind.sh). Slow: the whole suite
+#                    takes hours, so choose files, e.g.
+#                    make valgrind TESTS="test-vjp test-isotonic" (6 minutes)
+#
 # Variables: LIB=DIR installs into (and the demo loads from) library DIR
 # instead of R's default; R=..., RSCRIPT=... choose the R binaries;
-# DEMO_PNG=FILE is where the demo writes its plot (default demo.png).
+# DEMO_PNG=FILE is where the demo writes its plot (default demo.png);
+# TESTS="test-a b c*" the test files of sanitize and valgrind (default all;
+# with or without "test-" and ".R", shell patterns allowed). NOT_CRAN=true
+# in the environment runs the not-CRAN tests too.
 
 PKG      := $(shell sed -n 's/^Package:[[:space:]]*//p' DESCRIPTION)
 VERSION  := $(shell sed -n 's/^Version:[[:space:]]*//p' DESCRIPTION)
@@ -41,10 +58,15 @@ HTML_CHECK := db <- tools::Rd_db("$(PKG)", lib.loc = "$(CHECKDIR)"); \
       if (bad) "WARNING" else "OK", "\n"); \
   quit(status = as.integer(bad > 0L))
 
+# Shell scripts that shellcheck checks (-x: it follows what they source).
+SH_FILES := configure cleanup $(wildcard tools/*.sh) .ci/run
+SHELLCHECK ?= shellcheck
+TESTS    ?=
+
 LIBARG   := $(if $(LIB),--library=$(LIB))
 LIBENV   := $(if $(LIB),R_LIBS="$(abspath $(LIB))$${R_LIBS:+:$$R_LIBS}")
 
-.PHONY: all deps install demo check clean
+.PHONY: all deps install demo check clean shellcheck sanitize valgrind
 
 all: check
 
@@ -58,12 +80,29 @@ install: deps
 demo: install
 	$(LIBENV) $(RSCRIPT) tools/demo.R "$(DEMO_PNG)"
 
-# Build the tarball, check it, then: fail on any ERROR or WARNING, show the
-# NOTEs, and close with the testthat counts as "N passed, N failed, N skipped".
+shellcheck:
+	@if command -v $(SHELLCHECK) >/dev/null 2>&1; then \
+	  echo "$(SHELLCHECK) -x $(SH_FILES)"; \
+	  $(SHELLCHECK) -x $(SH_FILES) && echo "shellcheck: $(words $(SH_FILES)) scripts, no findings"; \
+	else \
+	  echo "shellcheck: not installed, skipped (Debian package shellcheck)"; \
+	fi
+
+sanitize: deps
+	@R="$(R)" RSCRIPT="$(RSCRIPT)" TESTS="$(TESTS)" sh tools/sanitize.sh
+
+valgrind: deps
+	@sh tools/install-deps.sh valgrind
+	@R="$(R)" RSCRIPT="$(RSCRIPT)" TESTS="$(TESTS)" sh tools/valgrind.sh
+
+# Build the tarball, shellcheck the scripts, check the tarball, then: fail
+# on any ERROR or WARNING or shellcheck finding, show the NOTEs, and close
+# with the testthat counts as "N passed, N failed, N skipped".
 check: deps
 	rm -rf "$(CHECKDIR)" $(PKG)_*.tar.gz
 	$(R) CMD build .
-	@status=0; \
+	@status=0; sc=""; \
+	$(MAKE) --no-print-directory shellcheck || { status=1; sc=1; }; \
 	echo "$(CHECK_ENV) $(R) CMD check $(CHECK_ARGS) $(TARBALL)"; \
 	env $(CHECK_ENV) $(R) CMD check $(CHECK_ARGS) $(TARBALL) || status=$$?; \
 	log="$(CHECKDIR)/00check.log"; \
@@ -86,6 +125,7 @@ check: deps
 	fi; \
 	set -- $$(echo "$$counts" | tr -cs '0-9' ' '); \
 	[ "$$1" -eq 0 ] || status=1; \
+	[ -z "$$sc" ] || echo "check: shellcheck reported problems (above, before R CMD check)"; \
 	echo "$$4 passed, $$1 failed, $$3 skipped"; \
 	exit $$status
 

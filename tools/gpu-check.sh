@@ -10,10 +10,12 @@
 # It runs the test suite (CRAN mode), test-gpu.R with its 1e7 block, an
 # independent GPU-against-CPU sweep with kernel timings, and the crossover
 # of device = "auto" (into $OUT). About 5 minutes on an H200.
+# shellcheck source=/dev/null # written on the device machine
 . .gpu/r-env.sh
 export R_LIBS="$PWD/.gpu/lib"
 OUT=${OUT:-/tmp/gpuiso-check}
 mkdir -p "$OUT"
+# shellcheck disable=SC2016 # R code, for R to expand
 summary='df <- as.data.frame(res); cat("RESULT", sum(df$passed), "passed", sum(df$failed), "failed", sum(df$skipped), "skipped\n"); print(df[df$failed > 0 | df$error, c("file", "test")])'
 (cd tests && timeout 200 Rscript -e "library(testthat); library(gpuiso); print(gpu_info()); res <- test_dir('testthat', reporter = 'summary', stop_on_failure = FALSE); $summary") 2>&1 | tail -25
 (cd tests && NOT_CRAN=true timeout 250 Rscript -e "library(testthat); library(gpuiso); res <- test_file('testthat/test-gpu.R', reporter = 'summary'); $summary") 2>&1 | tail -12

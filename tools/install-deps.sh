@@ -3,12 +3,14 @@
 # R with its compilers, the suggested R packages, and the tools that
 # `R CMD check --as-cran` uses offline (pandoc for the vignette, qpdf,
 # HTML Tidy for the HTML manual, checkbashisms from devscripts for the
-# configure script), all from Debian's packages.
+# configure script) and shellcheck for the shell scripts, all from Debian's
+# packages. Arguments name more Debian packages, each providing the
+# command of its name (make valgrind: valgrind).
 #
 # Idempotent: when everything is present it installs nothing and prints
 # nothing. Runs apt-get as root, or through sudo otherwise.
 #
-#   sh tools/install-deps.sh
+#   sh tools/install-deps.sh [package ...]
 set -eu
 
 # Debian package, then what shows it is there by other means:
@@ -24,8 +26,13 @@ pandoc            cmd:pandoc
 qpdf              cmd:qpdf
 tidy              cmd:tidy
 devscripts        cmd:checkbashisms
+shellcheck        cmd:shellcheck
 make              cmd:make
 '
+for extra in "$@"; do
+  deps="$deps$extra cmd:$extra
+"
+done
 
 have_deb() {
   command -v dpkg-query >/dev/null 2>&1 &&

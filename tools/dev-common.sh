@@ -1,0 +1,65 @@
+# shellcheck shell=sh disable=SC2154 # $work is set by the script that sources this
+# Shared by tools/sanitize.sh and tools/valgrind.sh (sourced, not run):
+# copy the package to a scratch directory, pick the test files, run one
+# test file in a fresh R process. POSIX sh.
+#
+# Expects: R and RSCRIPT (the R binaries), TESTS (empty for all, else
+# names such as "test-isotonic isotonic test-corpus*"), work (a scratch
+# directory), and the current directory at the repository's root.
+
+# The package sources and tests, without build products, into
+# "$work/pkg": builds there leave src/ of the repository alone (objects
+# built with sanitizer flags must never end up in an ordinary install), and
+# tests run there write nothing into tests/ (testthat's _snaps, say).
+copy_pkg() {
+  mkdir -p "$work/pkg"
+  for f in DESCRIPTION NAMESPACE LICENSE configure cleanup R src man inst tests; do
+    [ -e "$f" ] && cp -R "$f" "$work/pkg/"
+  done
+  (cd "$work/pkg" && sh ./cleanup)
+}
+
+# The test files to run, one path a line, from $TESTS (all by default);
+# fails on a name that matches no file.
+test_files() {
+  if [ -z "${TESTS:-}" ]; then
+    ls tests/testthat/test-*.R
+    return
+  fi
+  list=""
+  for t in $TESTS; do
+    t=${t##*/}
+    t=${t%.R}
+    t=${t#test-}
+    found=""
+    for f in tests/testthat/test-$t.R; do
+      [ -f "$f" ] || continue
+      found=1
+      list="$list$f
+"
+    done
+    if [ -z "$found" ]; then
+      echo "no test file matches '$t' (tests/testthat/test-$t.R)" >&2
+      return 1
+    fi
+  done
+  printf '%s' "$list" | sort -u
+}
+
+# "$work/run-test.R": the R code that runs one test file (its argument) as
+# R CMD check does (the helpers and setup of tests/testthat, the installed
+# package), prints "RESULT <failed or errored> <passed> <skipped>" and exits
+# 1 when a test failed or errored.
+write_runner() {
+  cat > "$work/run-test.R" <<'EOR'
+file <- commandArgs(TRUE)[1]
+name <- sub("^test[-_]?", "", sub("[.][rR]$", "", basename(file)))
+res <- testthat::test_dir(dirname(file), package = "gpuiso",
+  filter = paste0("^\\Q", name, "\\E$"), perl = TRUE,
+  load_package = "installed", reporter = "summary", stop_on_failure = FALSE)
+df <- as.data.frame(res)
+bad <- sum(df$failed) + sum(df$error)
+cat("RESULT", bad, sum(df$passed), sum(df$skipped), "\n")
+quit(status = as.integer(bad > 0), save = "no")
+EOR
+}
