@@ -252,6 +252,7 @@ fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
   }
   if (is.null(pooled)) {
     pooled <- pool_scores(scores, outcomes, weights, g)
+    check_pooled_weights(pooled, label, ecall)
     check_distinct_scores(pooled$offsets, label, ecall)
     if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, ecall)
     # the pooled points weigh what they pool: counts, or summed weights
@@ -384,6 +385,22 @@ split_curves <- function(pooled) {
 curve_frame <- function(score, value, weight) {
   structure(list(score = score, value = value, weight = weight),
             class = "data.frame", row.names = c(NA_integer_, -length(score)))
+}
+
+# The pooled weight of tied scores is their exact sum, correctly rounded:
+# +Inf where it exceeds the largest double, an error (the fit would not
+# change with the weights divided by a constant, but the curve's `weight`
+# column cannot hold the sum).
+check_pooled_weights <- function(pooled, label, call) {
+  big <- which(is.infinite(pooled$weight))[1L]
+  if (is.na(big)) return(invisible())
+  where <- label(findInterval(big - 1, pooled$offsets))
+  abort_overflow(sprintf(paste0("The weights of the scores equal to %s%s sum to more than ",
+                                "the largest double (%s): divide the weights by a ",
+                                "constant, which leaves the calibration as it is."),
+                         format(pooled$score[big]),
+                         if (is.null(where)) "" else paste(" in", where),
+                         format(.Machine$double.xmax)), call)
 }
 
 # Every group needs two distinct scores: a curve through one point says

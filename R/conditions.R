@@ -5,6 +5,12 @@ abort_input <- function(message, call) {
                       call = call))
 }
 
+# A true result beyond the largest double (a sum of weights, a score).
+abort_overflow <- function(message, call) {
+  stop(errorCondition(message, class = c("gpuiso_error_overflow", "gpuiso_error"),
+                      call = call))
+}
+
 abort_device <- function(message, call) {
   stop(errorCondition(message, class = c("gpuiso_error_device", "gpuiso_error"),
                       call = call))

@@ -135,6 +135,15 @@ crps <- function(predictions, y) {
     out[ok] <- .Call(ffi_idr_crps, p$fit$ptr, p$fit$start, p$fit$value,
                      as.double(length(p$fit$x)), t, p$j[ok], p$lambda[ok], yo,
                      as.integer(kappa))
+    # the engine gives +Inf for a CRPS beyond the largest double
+    big <- which(is.infinite(out))
+    if (length(big)) {
+      abort_overflow(sprintf(paste0("The CRPS of prediction %.0f at y = %s is larger than ",
+                                    "the largest double (%s): the thresholds and `y` ",
+                                    "spread over more than the range of doubles."),
+                             big[1L], format(y[big[1L]]), format(.Machine$double.xmax)),
+                     call)
+    }
   }
   names(out) <- p$names
   out
@@ -188,7 +197,29 @@ qscore <- function(predictions, quantiles, y) {
   a <- idr_probabilities(quantiles, call)
   q <- idr_quantile_matrix(p, a, idr_labels(quantiles))
   a <- matrix(a, nrow(q), ncol(q), byrow = TRUE)
-  2 * ((q > y) - a) * (q - y)
+  qscore_values(q, y, a, call)
+}
+
+# 2 (1{q > y} - a)(q - y), also where q - y overflows: there from halves
+# (exact for such large values), and an error where the score itself is
+# beyond the largest double.
+qscore_values <- function(q, y, a, call) {
+  y <- matrix(y, nrow(q), ncol(q))
+  s <- (q > y) - a
+  d <- q - y
+  out <- 2 * s * d
+  big <- which(is.infinite(d))
+  if (length(big)) {
+    out[big] <- 4 * s[big] * (q[big] / 2 - y[big] / 2)
+    bad <- big[is.infinite(out[big])]
+    if (length(bad)) {
+      abort_overflow(sprintf(paste0("The quantile score of prediction %.0f at y = %s is ",
+                                    "larger than the largest double (%s)."),
+                             (bad[1L] - 1L) %% nrow(q) + 1L, format(y[bad[1L]]),
+                             format(.Machine$double.xmax)), call)
+    }
+  }
+  out
 }
 
 #' Histogram of PIT values

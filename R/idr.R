@@ -163,7 +163,7 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
   res <- idr_engine(xcode, kcode, wk, length(xu), length(thresholds), device,
                     ecall)
   weight <- if (is.null(wk)) as.double(tabulate(xcode + 1L, length(xu)))
-            else as.vector(rowsum(wk, xcode, reorder = TRUE))
+            else idr_weights(xk, xcode, wk, xu, input$xname, ecall)
   fit <- list(
     x = xu, weight = weight, thresholds = thresholds,
     ptr = res$ptr, start = res$start, value = res$value,
@@ -176,6 +176,26 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
 }
 
 new_gpuiso_idr <- function(fields) structure(fields, class = "gpuiso_idr")
+
+# The summed weight at each distinct covariate value xu (xcode: 0-based
+# index of each observation's), exact and correctly rounded (the pooling of
+# calibration, which sums in fixed point where doubles would round); a sum
+# beyond the largest double is an error.
+idr_weights <- function(xk, xcode, wk, xu, xname, call) {
+  ord <- order(xcode, method = "radix")
+  pooled <- .Call(ffi_pool_sorted, xk, numeric(length(xk)), wk, NULL, 1L, ord,
+                  FALSE)
+  weight <- pooled$weight
+  big <- which(is.infinite(weight))
+  if (length(big)) {
+    abort_overflow(sprintf(paste0("The weights of the observations at %s = %s sum to more ",
+                                  "than the largest double (%s): divide the weights by a ",
+                                  "constant, which leaves the fit as it is."),
+                           xname, format(xu[big[1L]]),
+                           format(.Machine$double.xmax)), call)
+  }
+  weight
+}
 
 # The one place where the engines of idr() part. Arguments: xcode (integer,
 # 0-based index into the sorted distinct covariate values, one per

@@ -26,33 +26,48 @@
  *
  * Block bookkeeping: a bitset of block starts (the block of p is found by
  * scanning the words backwards from p) and arrays indexed at a block's
- * start (its end, sum of c, sum of W) and at its end (its start). Means are
- * compared by cross multiplication. The sums of c and of W of a block are
- * always formed by the same additions in the same order, and W_j is summed
- * in the order in which the observations switch on, so where every c_j
- * equals W_j the block values are exactly 1.
+ * start (its end, sum of c, sum of W, mean) and at its end (its start).
+ *
+ * Arithmetic, exact for every weight from the smallest subnormal to
+ * DBL_MAX: the weights are first scaled by one power of two, the largest
+ * into [1, 2) (the fit does not change). Where every sum of weights is then
+ * an exact double (the weights' set bits span at most 52 places with their
+ * total: counts, unit and small integer weights), the sums are doubles, the
+ * means are compared by cross multiplication (products checked exactly
+ * where they may round) and each mean is one IEEE division. Otherwise the
+ * sums are gi_xnum (gi_xnum.h), double-double mantissas with an exponent of
+ * their own: no sum overflows or underflows (a block of only tiny weights
+ * next to huge ones keeps its own scale), sums are exact wherever they fit
+ * a double-double, means are compared exactly for the sums as they are, and
+ * each mean is their correctly rounded ratio. Equal means pool. A block's
+ * mean is formed once, when the block is written. The sums of c and of W of
+ * a block are always formed by the same additions in the same order, and
+ * W_j is summed in the order in which the observations switch on, so where
+ * every c_j equals W_j the block values are exactly 1.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gi_core.h"
+#include "gi_xnum.h"
 
 #define WORD_BITS 64
-
-typedef struct {
-  gi_idx s, e;
-  double c, w;
-} stack_block;
 
 struct gi_idr_sweep {
   gi_idx m, K, k;          /* next threshold to process */
   gi_idx *kptr;            /* K + 1: observations switching on at k */
   int *obs_x;              /* x index of each observation, by switch-on */
   double *obs_w;           /* its weight (NULL: unit weights) */
-  double *c, *W;           /* per x index */
+  int shift;               /* the weights are taken times 2^-shift */
+  double scale;            /* 2^-shift, or 0 (gi_xscale()) */
+  int wide;                /* the sums are gi_xnum, not double */
+  double exact_below;      /* double sums: products below are exact */
+  void *c, *W;             /* sums per x index */
   uint64_t *bits;          /* block starts */
   gi_idx *bend, *bstart;   /* end at start, start at end */
-  double *bsc, *bsw;       /* sums at start */
-  stack_block *stack;      /* scratch for one update, m entries */
+  void *bsc, *bsw;         /* sums at start */
+  double *bmean;           /* mean at start */
+  void *stack;             /* scratch for one update, m entries */
   /* the result */
   double *ptr;             /* K + 1 */
   int *start;
@@ -100,84 +115,126 @@ static gi_idx block_of(const uint64_t *bits, gi_idx p)
   return w * WORD_BITS + highest_bit(v);
 }
 
-/* Push the block s..e with sums c, w; returns the new top. */
-static gi_idx push(stack_block *st, gi_idx top, gi_idx s, gi_idx e, double c,
-                   double w)
+/* c1 / w1 <= c2 / w2 for exact double sums (c >= 0, w > 0): products below
+ * S->exact_below are exact (every sum is a multiple of a power of two
+ * whose square they are multiples of), others are compared through their
+ * exact parts where they are close. */
+static GI_XNOINLINE int dle_exact(double c1, double w1, double c2, double w2)
 {
-  top++;
-  st[top].s = s;
-  st[top].e = e;
-  st[top].c = c;
-  st[top].w = w;
-  return top;
+  double x[4];
+  int n = 0;
+  n = gi_push_prod(x, n, c1, w2, 1.0);
+  n = gi_push_prod(x, n, c2, w1, -1.0);
+  return gi_sign_sum(x, n) <= 0;
 }
 
-/* Pool the top of the stack with its right neighbours while its mean is at
- * most theirs. The neighbour of the bottom entry is the old block after it.
- * Returns the new top; *pooled says whether anything was pooled. */
-static gi_idx pool(gi_idr_sweep *S, gi_idx top, int *pooled)
+static inline int dle(const gi_idr_sweep *S, double c1, double w1, double c2,
+                      double w2)
 {
-  stack_block *st = S->stack;
-  *pooled = 0;
-  for (;;) {
-    stack_block *b = &st[top];
-    if (top > 0) {
-      stack_block *r = &st[top - 1];
-      if (b->c * r->w > r->c * b->w) break;
-      r->s = b->s;
-      r->c = r->c + b->c;
-      r->w = r->w + b->w;
-      top--;
-    } else {
-      gi_idx n = b->e + 1;
-      if (n >= S->m) break;
-      double rc = S->bsc[n], rw = S->bsw[n];
-      if (b->c * rw > rc * b->w) break;
-      b->e = S->bend[n];
-      b->c = rc + b->c;
-      b->w = rw + b->w;
-    }
-    *pooled = 1;
-  }
-  return top;
+  double p = c1 * w2, q = c2 * w1;
+  if (p < S->exact_below && q < S->exact_below) return p <= q;
+  if (c1 == w1 && c2 == w2) return 1; /* two means of 1: every observation on */
+  if (p < q * (1.0 - 0x1p-50)) return 1;
+  if (p > q * (1.0 + 0x1p-50)) return 0;
+  return dle_exact(c1, w1, c2, w2);
 }
 
-/* One observation at x index p switches on with weight a. */
-static void update(gi_idr_sweep *S, gi_idx p, double a)
+/* the sweep in doubles */
+#define NUM double
+#define SUF _d
+#define NUM_ZERO 0.0
+#define NUM_ADD(a, b) ((a) + (b))
+#define NUM_LE(S, c1, w1, c2, w2) dle(S, c1, w1, c2, w2)
+#define NUM_DIV(c, w) ((c) / (w))
+#define NUM_OF(S, a) ((a) * (S)->scale)
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NUM_ADD
+#undef NUM_LE
+#undef NUM_DIV
+#undef NUM_OF
+
+/* the sweep in gi_xnum */
+static const gi_xnum xzero = {0.0, 0.0, 0};
+#define NUM gi_xnum
+#define SUF _x
+#define NUM_ZERO xzero
+#define NUM_ADD(a, b) gi_xadd(a, b)
+#define NUM_LE(S, c1, w1, c2, w2) gi_xle(c1, w1, c2, w2)
+#define NUM_DIV(c, w) gi_xdiv(c, w)
+#define NUM_OF(S, a) gi_xnum_of(a, (S)->shift, (S)->scale)
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NUM_ADD
+#undef NUM_LE
+#undef NUM_DIV
+#undef NUM_OF
+
+/* The exponent of the lowest set bit of w > 0. */
+static int low_bit(double w)
 {
-  stack_block *st = S->stack;
-  S->c[p] += a;
-  gi_idx s = block_of(S->bits, p), e = S->bend[s];
-  gi_idx top = -1;
-  int pooled;
-  for (gi_idx j = e; j >= s; j--)
-    top = pool(S, push(st, top, j, j, S->c[j], S->W[j]), &pooled);
-  /* old blocks to the left, whole, until one holds its boundary */
-  while (st[top].s > 0) {
-    gi_idx ue = st[top].s - 1, us = S->bstart[ue];
-    top = pool(S, push(st, top, us, ue, S->bsc[us], S->bsw[us]), &pooled);
-    if (!pooled) {
-      top--;
-      break;
-    }
+  uint64_t b;
+  memcpy(&b, &w, sizeof b);
+  int ex = (int) ((b >> 52) & 0x7ff);
+  uint64_t mant = b & (((uint64_t) 1 << 52) - 1);
+  if (ex != 0) mant |= (uint64_t) 1 << 52;
+  int tz = 0;
+  while (!(mant & 1)) {
+    mant >>= 1;
+    tz++;
   }
-  gi_idx lo = st[top].s, hi = st[0].e;
-  clear_bits(S->bits, lo, hi);
-  for (gi_idx b = 0; b <= top; b++) {
-    gi_idx bs = st[b].s, be = st[b].e;
-    set_bit(S->bits, bs);
-    S->bend[bs] = be;
-    S->bstart[be] = bs;
-    S->bsc[bs] = st[b].c;
-    S->bsw[bs] = st[b].w;
-  }
+  return tz + (ex != 0 ? ex - 1075 : -1074);
 }
 
-/* Append the blocks of the current solution. */
+/* The weights scaled (S->shift, S->scale), and whether their sums are
+ * exact doubles: every weight a multiple of 2^L, their total at most
+ * 2^(52 + L). */
+static void choose_numbers(gi_idr_sweep *S, const double *w, gi_idx n)
+{
+  S->shift = 0;
+  S->wide = 0;
+  S->exact_below = 0x1p53;
+  if (w == NULL) {
+    S->scale = 1.0;
+    if ((double) n > 0x1p52) S->wide = 1;
+    return;
+  }
+  double big = 0.0;
+  for (gi_idx i = 0; i < n; i++) if (w[i] > big) big = w[i];
+  if (big > 0.0) S->shift = ilogb(big);
+  S->scale = gi_xscale(S->shift);
+  if (S->scale == 0.0) {
+    S->wide = 1;
+    return;
+  }
+  int L = 1;
+  double total = 0.0;
+  for (gi_idx i = 0; i < n; i++) {
+    if (w[i] <= 0.0) continue;
+    int b = low_bit(w[i]) - S->shift;
+    if (b < L) L = b;
+    total += w[i] * S->scale;
+  }
+  /* total is good to n 2^-53 of itself: a margin of one bit */
+  if (L < -60 || total > ldexp(1.0, 51 + L)) {
+    S->wide = 1;
+    return;
+  }
+  S->exact_below = ldexp(1.0, 53 + 2 * L);
+}
+
+/* Append the blocks of the current solution. Neighbours whose means differ
+ * but round to one double (a mean below 2^-1074, say) are written as one
+ * block, so that the blocks are the runs of equal values. */
 static gi_status snapshot(gi_idr_sweep *S)
 {
-  gi_idx m = S->m;
+  gi_idx m = S->m, first = S->nb;
   for (gi_idx s = 0; s < m; s = S->bend[s] + 1) {
+    if (S->nb > first && S->value[S->nb - 1] == S->bmean[s]) continue;
     if (S->nb == S->cap) {
       gi_idx cap = S->cap < 1024 ? 1024 : 2 * S->cap;
       int *ns = (int *) realloc(S->start, (size_t) cap * sizeof(int));
@@ -188,9 +245,8 @@ static gi_status snapshot(gi_idr_sweep *S)
       S->value = nv;
       S->cap = cap;
     }
-    double v = S->bsc[s] / S->bsw[s];
     S->start[S->nb] = (int) s;
-    S->value[S->nb] = v > 1.0 ? 1.0 : v;
+    S->value[S->nb] = S->bmean[s];
     S->nb++;
   }
   S->ptr[S->k + 1] = (double) S->nb;
@@ -210,6 +266,7 @@ void gi_idr_free(gi_idr_sweep *S)
   free(S->bstart);
   free(S->bsc);
   free(S->bsw);
+  free(S->bmean);
   free(S->stack);
   free(S->ptr);
   free(S->start);
@@ -231,18 +288,22 @@ gi_status gi_idr_begin(gi_idx n, const int *xcode, const int *kcode,
   S->kptr = (gi_idx *) calloc((size_t) K + 2, sizeof(gi_idx));
   S->obs_x = (int *) malloc((size_t) (n > 0 ? n : 1) * sizeof(int));
   if (w != NULL) S->obs_w = (double *) malloc((size_t) (n > 0 ? n : 1) * sizeof(double));
-  S->c = (double *) calloc(mm, sizeof(double));
-  S->W = (double *) calloc(mm, sizeof(double));
+  choose_numbers(S, w, n);
+  size_t nsz = S->wide ? sizeof(gi_xnum) : sizeof(double);
+  size_t ssz = S->wide ? sizeof(stack_block_x) : sizeof(stack_block_d);
+  S->c = malloc(mm * nsz);
+  S->W = malloc(mm * nsz);
   S->bits = (uint64_t *) calloc((size_t) (nwords > 0 ? nwords : 1), sizeof(uint64_t));
   S->bend = (gi_idx *) malloc(mm * sizeof(gi_idx));
   S->bstart = (gi_idx *) malloc(mm * sizeof(gi_idx));
-  S->bsc = (double *) malloc(mm * sizeof(double));
-  S->bsw = (double *) malloc(mm * sizeof(double));
-  S->stack = (stack_block *) malloc(mm * sizeof(stack_block));
+  S->bsc = malloc(mm * nsz);
+  S->bsw = malloc(mm * nsz);
+  S->bmean = (double *) malloc(mm * sizeof(double));
+  S->stack = malloc(mm * ssz);
   S->ptr = (double *) calloc((size_t) K + 1, sizeof(double));
   if (!S->kptr || !S->obs_x || (w != NULL && !S->obs_w) || !S->c || !S->W ||
       !S->bits || !S->bend || !S->bstart || !S->bsc || !S->bsw ||
-      !S->stack || !S->ptr) {
+      !S->bmean || !S->stack || !S->ptr) {
     gi_idr_free(S);
     return GI_ERR_NOMEM;
   }
@@ -262,19 +323,12 @@ gi_status gi_idr_begin(gi_idx n, const int *xcode, const int *kcode,
     if (w != NULL) S->obs_w[at] = w[i];
   }
   free(fill);
-  /* W_j in switch-on order, the order in which c_j will grow */
-  gi_idx non = S->kptr[K];
-  for (gi_idx i = 0; i < non; i++)
-    S->W[S->obs_x[i]] += w != NULL ? S->obs_w[i] : 1.0;
-  /* all c = 0: one block */
+  if (S->wide) init_sums_x(S); else init_sums_d(S);
   if (m > 0) {
     set_bit(S->bits, 0);
     S->bend[0] = m - 1;
     S->bstart[m - 1] = 0;
-    S->bsc[0] = 0.0;
-    double sw = 0.0;
-    for (gi_idx j = 0; j < m; j++) sw += S->W[j];
-    S->bsw[0] = sw;
+    S->bmean[0] = 0.0;
   }
   *out = S;
   return GI_OK;
@@ -285,9 +339,7 @@ gi_status gi_idr_step(gi_idr_sweep *S, gi_idx work)
   gi_idx done = 0;
   while (S->k < S->K && done < work) {
     gi_idx k = S->k;
-    for (gi_idx i = S->kptr[k]; i < S->kptr[k + 1]; i++) {
-      update(S, S->obs_x[i], S->obs_w != NULL ? S->obs_w[i] : 1.0);
-    }
+    if (S->wide) threshold_x(S, k); else threshold_d(S, k);
     done += S->kptr[k + 1] - S->kptr[k] + 1;
     gi_idx before = S->nb;
     gi_status r = snapshot(S);
