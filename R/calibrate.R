@@ -27,11 +27,21 @@
 #' log loss is to be computed. The isotonic fit under such bounds is the
 #' unbounded fit clipped to them, which is how they are applied: exactly.
 #'
+#' The pooling is exact for any finite weights, from the smallest
+#' subnormal number to the largest double: the summed weight of tied scores
+#' is their exact sum and their value the exact weighted mean of their
+#' outcomes, each correctly rounded to a double (sums in doubles where they
+#' are exact, else in double-double numbers with an exponent of their own,
+#' else in fixed point). A summed weight beyond the largest double is an
+#' error of class `"gpuiso_error_overflow"`; dividing all weights by a
+#' constant gives the same curves.
+#'
 #' On the GPU (`device = "gpu"`, or `"auto"` from 2^16 scores when one is
 #' available) the sort, the pooling of ties and the fit all run on the
 #' device: only the scores, outcomes and weights go there and only the
-#' curves come back. Zero weights are pooled on the CPU and fitted on the
-#' GPU.
+#' curves come back. Zero weights, and weights outside
+#' \eqn{[2^{-900}, 2^{900} / n]}{[2^-900, 2^900 / n]}, are pooled on the
+#' CPU and fitted on the GPU.
 #'
 #' @param scores Finite numeric scores, on any scale (probabilities, logits,
 #'   margins): only their order matters. Or a formula, `outcome ~ score`, or

@@ -13,16 +13,24 @@
 #'   \alpha\}}{q(a) = min(t_k : G_k >= a)}; for \eqn{\alpha = 0}, the
 #'   smallest threshold of positive probability.
 #' * `crps()`: the continuous ranked probability score
-#'   \eqn{\int (G(z) - 1\{z \ge y\})^2 dz}, computed exactly for the step
+#'   \eqn{\int (G(z) - 1\{z \ge y\})^2 dz}, computed for the step
 #'   function in \eqn{O((B + n) \log m)} for \eqn{B} blocks and \eqn{n}
-#'   predictions (not one pass over the thresholds per prediction).
+#'   predictions (not one pass over the thresholds per prediction), to
+#'   within a few units of rounding of the spread of the thresholds and
+#'   observations. Thresholds and observations may lie anywhere in the
+#'   finite range: where they spread over more than the range of doubles,
+#'   the score is computed on them scaled by a power of two. A CRPS larger
+#'   than the largest double is an error of class
+#'   `"gpuiso_error_overflow"`.
 #' * `pit()`: the probability integral transform \eqn{G(y)}; with
 #'   `randomize = TRUE`, at a jump of the CDF a uniform draw between the left
 #'   limit \eqn{G(y-)} and \eqn{G(y)}.
 #' * `bscore()`: the Brier score \eqn{(G(z) - 1\{y \le z\})^2} of the
 #'   probability \eqn{G(z)} of not exceeding each threshold \eqn{z}.
 #' * `qscore()`: the quantile score \eqn{2 (1\{q > y\} - \alpha)(q - y)} of
-#'   each quantile forecast \eqn{q = q(\alpha)}.
+#'   each quantile forecast \eqn{q = q(\alpha)} (also where \eqn{q - y}
+#'   exceeds the largest double; a score that does is an error of class
+#'   `"gpuiso_error_overflow"`).
 #'
 #' Missing predictions (from missing covariate values, `out_of_bounds =
 #' "na"`, an index beyond the last in `pred[i]`, or rows left out by

@@ -18,8 +18,26 @@
 #' raises one \eqn{c_j}; the antitonic fit is updated in place by re-pooling
 #' the block that holds \eqn{x_j} and the neighbouring blocks it pools with,
 #' instead of running pool adjacent violators again over all points. The
-#' update is exact (it gives the solution of each threshold's problem, up to
-#' rounding), and one fit costs far less than one full pass per threshold.
+#' update gives the solution of each threshold's problem, and one fit costs
+#' far less than one full pass per threshold.
+#'
+#' @section Arithmetic over the whole range of doubles:
+#' Any finite weights may be mixed, from the smallest subnormal number
+#' (`5e-324`) to the largest double (`.Machine$double.xmax`): the weights
+#' are scaled by one power of two (which leaves the fit as it is) and summed
+#' as doubles where every sum is exact (counts, unit and integer weights),
+#' otherwise as double-double numbers with an exponent of their own, so that
+#' no sum overflows or underflows and a block of only tiny weights keeps its
+#' own scale. Such sums are exact whenever they fit 106 bits (all but the
+#' most widely spread weights) and good to about \eqn{2^{-106}}{2^-106} of
+#' themselves otherwise; blocks are compared exactly from them, and every
+#' CDF value is their correctly rounded ratio (subnormal values included).
+#' Covariates, responses and thresholds may lie anywhere in the finite range
+#' too: only their order enters the fit. The summed `weight` at a covariate
+#' value is exact and correctly rounded; where it exceeds the largest
+#' double, `idr()` stops with an error of class `"gpuiso_error_overflow"`
+#' (dividing all weights by a constant gives the same fit). The GPU fits
+#' weights spread over more than \eqn{2^{900}}{2^900} on the CPU.
 #'
 #' On the GPU (`device = "gpu"`, or `"auto"` from
 #' `r format(idr_gpu_min_n_default, scientific = FALSE)` observations when

@@ -346,3 +346,35 @@ test_that("reliability_diagram() pools forecasts with correctly rounded means", 
   r <- reliability_diagram(rep(c(0.2, 0.6), c(1000, 10)), c(rep(0.1, 1000), rep(0.7, 10)))
   expect_identical(r$curve$calibrated, c(0.1, 0.7))
 })
+
+test_that("the GPU paths: equal extreme weights stay on the device, spread ones go to the CPU", {
+  skip_if_not(gpu_available())
+  set.seed(9)
+  n <- 3000
+  x <- sample(round(runif(300), 3), n, replace = TRUE)
+  y <- round(rgamma(n, 2 + 3 * x), 1)
+  ref <- idr(y, x, device = "cpu")
+  dense <- function(f) unname(cdf(predict(f, f$x), f$thresholds))
+  for (w0 in c(1e-200, tiny, 1e308 / n)) {
+    # the host scales the weights by a power of two: the unweighted fit
+    g <- idr(y, x, weights = rep(w0, n), device = "gpu")
+    expect_identical(g$device, "gpu")
+    expect_equal(dense(g), dense(ref), tolerance = 1e-12)
+  }
+  # weights spread over more than 2^900: fitted on the CPU, exactly
+  w <- runif(n) * 2^sample(c(-1000, 0), n, replace = TRUE)
+  g <- idr(y, x, weights = w, device = "gpu")
+  expect_identical(g$device, "cpu")
+  expect_identical(g$value, idr(y, x, weights = w, device = "cpu")$value)
+  # calibration: such weights are pooled on the CPU, exactly
+  s <- round(runif(n), 2)
+  o <- rbinom(n, 1, s)
+  cg <- iso_calibrate(s, o, weights = w, device = "gpu")$curves[[1]]
+  cc <- iso_calibrate(s, o, weights = w, device = "cpu")$curves[[1]]
+  expect_identical(cg$score, cc$score)
+  expect_identical(cg$weight, cc$weight)
+  expect_equal(cg$value, cc$value, tolerance = 1e-12)
+  # and weights of 1e308 on tied scores: an overflow error, not Inf
+  expect_error(iso_calibrate(c(0.1, 0.1, 0.2, 0.3), c(0, 1, 1, 1), weights = rep(1e308, 4),
+                             device = "gpu"), class = "gpuiso_error_overflow")
+})
