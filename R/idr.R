@@ -21,6 +21,17 @@
 #' update gives the solution of each threshold's problem, and one fit costs
 #' far less than one full pass per threshold.
 #'
+#' On the GPU (`device = "gpu"`, or `"auto"` from
+#' `r format(idr_gpu_min_n_default, scientific = FALSE)` observations when
+#' one is available; see [gpuiso-package] for the option) the thresholds are
+#' instead solved as batches of antitonic problems by the GPU engine, in
+#' slabs of at most 120 million CDF values (fewer when the device has less
+#' free memory: a slab needs about 80 bytes of device memory per value). The
+#' problems of a slab are built on the device from the observations, and
+#' each solved slab is reduced there to its blocks: only the observations go
+#' to the device and only the blocks come back, in the representation
+#' below. Both engines give the same blocks up to rounding.
+#'
 #' @section Arithmetic over the whole range of doubles:
 #' Any finite weights may be mixed, from the smallest subnormal number
 #' (`5e-324`) to the largest double (`.Machine$double.xmax`): the weights
@@ -38,17 +49,6 @@
 #' double, `idr()` stops with an error of class `"gpuiso_error_overflow"`
 #' (dividing all weights by a constant gives the same fit). The GPU fits
 #' weights spread over more than \eqn{2^{900}}{2^900} on the CPU.
-#'
-#' On the GPU (`device = "gpu"`, or `"auto"` from
-#' `r format(idr_gpu_min_n_default, scientific = FALSE)` observations when
-#' one is available; see [gpuiso-package] for the option) the thresholds are
-#' instead solved as batches of antitonic problems by the GPU engine, in
-#' slabs of at most 120 million CDF values (fewer when the device has less
-#' free memory: a slab needs about 80 bytes of device memory per value). The
-#' problems of a slab are built on the device from the observations, and
-#' each solved slab is reduced there to its blocks: only the observations go
-#' to the device and only the blocks come back, in the representation
-#' below. Both engines give the same blocks up to rounding.
 #'
 #' @section The representation:
 #' The fit at threshold \eqn{k} is a step function of the covariate index
