@@ -1,6 +1,8 @@
 /*
  * Sums of non-negative doubles anywhere in double's range, and their
- * ratios, for IDR's sweep (idr.c) and the pooling of tied scores (pool.c).
+ * ratios, for IDR's sweep (idr.c, where its weights span at most 104 bits:
+ * every sum then exact) and the pooling of tied scores (pool.c, which
+ * notes roundings and falls back to gi_big.h).
  *
  * A gi_xnum is (h + l) 2^e: a double-double mantissa (h the rounded value,
  * l the exact rest) and an exponent of its own, a multiple of 256, so that

@@ -29,29 +29,28 @@
  * start (its end, sum of c, sum of W, mean) and at its end (its start).
  *
  * Arithmetic, exact for every weight from the smallest subnormal to
- * DBL_MAX: the weights are first scaled by one power of two, the largest
- * into [1, 2) (the fit does not change). Where every sum of weights is then
- * an exact double (the weights' set bits span at most 52 places with their
- * total: counts, unit and small integer weights), the sums are doubles, the
- * means are compared by cross multiplication (products checked exactly
- * where they may round) and each mean is one IEEE division. Otherwise the
- * sums are gi_xnum (gi_xnum.h), double-double mantissas with an exponent of
- * their own: no sum overflows or underflows (a block of only tiny weights
- * next to huge ones keeps its own scale), sums are exact wherever they fit
- * a double-double, means are compared exactly for the sums as they are, and
- * each mean is their correctly rounded ratio. Equal means pool. A block's
- * mean is formed once, when the block is written. The sums of c and of W of
- * a block are always formed by the same additions in the same order, and
- * W_j is summed in the order in which the observations switch on, so where
- * every c_j equals W_j the block values are exactly 1.
+ * DBL_MAX in any mix: decisions are exact and every block mean is the
+ * correctly rounded ratio of the exact sums. The type of the sums follows
+ * how many bits they span (choose_numbers()): where every sum of weights is
+ * an exact double (the weights scaled by one power of two, the largest into
+ * [1, 2), which leaves the fit as it is; counts, unit and small integer
+ * weights), doubles, means compared by cross multiplication (products
+ * checked exactly where they may round) and formed by one IEEE division;
+ * up to 104 bits, double-double numbers (gi_xnum.h), exact there; beyond,
+ * fixed-point integers of 2 to 34 64-bit limbs (gi_big.h). Equal means
+ * pool; a block's mean is formed once, when the block is written, and
+ * neighbours whose means round to one double are written as one block.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gi_core.h"
 #include "gi_xnum.h"
+#include "gi_big.h"
 
 #define WORD_BITS 64
+
+enum { NUM_DOUBLE, NUM_XNUM, NUM_B2, NUM_B4, NUM_B8, NUM_B16, NUM_B34 };
 
 struct gi_idr_sweep {
   gi_idx m, K, k;          /* next threshold to process */
@@ -60,7 +59,8 @@ struct gi_idr_sweep {
   double *obs_w;           /* its weight (NULL: unit weights) */
   int shift;               /* the weights are taken times 2^-shift */
   double scale;            /* 2^-shift, or 0 (gi_xscale()) */
-  int wide;                /* the sums are gi_xnum, not double */
+  int kind;                /* the type of the sums (enum below) */
+  int unit;                /* fixed point: the sums in units of 2^unit */
   double exact_below;      /* double sums: products below are exact */
   void *c, *W;             /* sums per x index */
   uint64_t *bits;          /* block starts */
@@ -143,88 +143,157 @@ static inline int dle(const gi_idr_sweep *S, double c1, double w1, double c2,
 #define NUM double
 #define SUF _d
 #define NUM_ZERO 0.0
-#define NUM_ADD(a, b) ((a) + (b))
+#define NUM_SET(d, a) ((d) = (a))
+#define NUM_ADDTO(d, a) ((d) += (a))
+#define NUM_ADDW(S, d, w) ((d) += (w) * (S)->scale)
 #define NUM_LE(S, c1, w1, c2, w2) dle(S, c1, w1, c2, w2)
 #define NUM_DIV(c, w) ((c) / (w))
-#define NUM_OF(S, a) ((a) * (S)->scale)
 #include "idr_sweep.h"
 #undef NUM
 #undef SUF
 #undef NUM_ZERO
-#undef NUM_ADD
+#undef NUM_SET
+#undef NUM_ADDTO
+#undef NUM_ADDW
 #undef NUM_LE
 #undef NUM_DIV
-#undef NUM_OF
 
 /* the sweep in gi_xnum */
 static const gi_xnum xzero = {0.0, 0.0, 0};
 #define NUM gi_xnum
 #define SUF _x
 #define NUM_ZERO xzero
-#define NUM_ADD(a, b) gi_xadd(a, b)
+#define NUM_SET(d, a) ((d).h = (a).h, (d).l = (a).l, (d).e = (a).e)
+#define NUM_ADDTO(d, a) ((d) = gi_xadd(d, a))
+#define NUM_ADDW(S, d, w) ((d) = gi_xadd(d, gi_xnum_of(w, (S)->shift, (S)->scale)))
 #define NUM_LE(S, c1, w1, c2, w2) gi_xle(c1, w1, c2, w2)
 #define NUM_DIV(c, w) gi_xdiv(c, w)
-#define NUM_OF(S, a) gi_xnum_of(a, (S)->shift, (S)->scale)
 #include "idr_sweep.h"
 #undef NUM
 #undef SUF
 #undef NUM_ZERO
-#undef NUM_ADD
+#undef NUM_SET
+#undef NUM_ADDTO
+#undef NUM_ADDW
 #undef NUM_LE
 #undef NUM_DIV
-#undef NUM_OF
 
-/* The exponent of the lowest set bit of w > 0. */
-static int low_bit(double w)
-{
-  uint64_t b;
-  memcpy(&b, &w, sizeof b);
-  int ex = (int) ((b >> 52) & 0x7ff);
-  uint64_t mant = b & (((uint64_t) 1 << 52) - 1);
-  if (ex != 0) mant |= (uint64_t) 1 << 52;
-  int tz = 0;
-  while (!(mant & 1)) {
-    mant >>= 1;
-    tz++;
-  }
-  return tz + (ex != 0 ? ex - 1075 : -1074);
-}
+/* the sweep in fixed point, NL limbs in units of 2^S->unit */
+#define BIG_SWEEP(NL)                                                        \
+  typedef struct {                                                           \
+    uint64_t v[NL];                                                          \
+  } big##NL;                                                                 \
+  static const big##NL big##NL##_zero = {{0}};
+#define NUM_SET(d, a) ((d) = (a))
+#define NUM_ADDTO(d, a) gi_limbs_add((d).v, (a).v, NL)
+#define NUM_ADDW(S, d, w) gi_limbs_add_double((d).v, NL, (S)->unit, w)
+#define NUM_LE(S, c1, w1, c2, w2) gi_limbs_le((c1).v, (w1).v, (c2).v, (w2).v, NL)
+#define NUM_DIV(c, w) gi_limbs_div((c).v, (w).v, NL)
 
-/* The weights scaled (S->shift, S->scale), and whether their sums are
- * exact doubles: every weight a multiple of 2^L, their total at most
- * 2^(52 + L). */
+#define NL 2
+BIG_SWEEP(2)
+#define NUM big2
+#define SUF _b2
+#define NUM_ZERO big2_zero
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NL
+
+#define NL 4
+BIG_SWEEP(4)
+#define NUM big4
+#define SUF _b4
+#define NUM_ZERO big4_zero
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NL
+
+#define NL 8
+BIG_SWEEP(8)
+#define NUM big8
+#define SUF _b8
+#define NUM_ZERO big8_zero
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NL
+
+#define NL 16
+BIG_SWEEP(16)
+#define NUM big16
+#define SUF _b16
+#define NUM_ZERO big16_zero
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NL
+
+#define NL 34
+BIG_SWEEP(34)
+#define NUM big34
+#define SUF _b34
+#define NUM_ZERO big34_zero
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NL
+
+#undef NUM_SET
+#undef NUM_ADDTO
+#undef NUM_ADDW
+#undef NUM_LE
+#undef NUM_DIV
+
+/* The type of the sums, from how many bits they span: every weight is a
+ * multiple of 2^L (its lowest set bit), their total below 2^T. Up to 52
+ * bits every sum is an exact double (with the weights scaled by 2^-shift,
+ * the largest into [1, 2)); up to 104 an exact double-double (gi_xnum, all
+ * of one exponent); beyond, fixed point in units of 2^L (gi_big.h) with
+ * limbs enough for the total. */
 static void choose_numbers(gi_idr_sweep *S, const double *w, gi_idx n)
 {
   S->shift = 0;
-  S->wide = 0;
+  S->scale = 1.0;
+  S->unit = 0;
+  S->kind = NUM_DOUBLE;
   S->exact_below = 0x1p53;
   if (w == NULL) {
-    S->scale = 1.0;
-    if ((double) n > 0x1p52) S->wide = 1;
+    if ((double) n > 0x1p52) S->kind = NUM_XNUM;
     return;
   }
   double big = 0.0;
   for (gi_idx i = 0; i < n; i++) if (w[i] > big) big = w[i];
-  if (big > 0.0) S->shift = ilogb(big);
+  if (!(big > 0.0)) return;
+  S->shift = ilogb(big);
   S->scale = gi_xscale(S->shift);
-  if (S->scale == 0.0) {
-    S->wide = 1;
-    return;
-  }
-  int L = 1;
-  double total = 0.0;
+  int L = INT32_MAX;
+  double total = 0.0; /* scaled, within n 2^-53 of itself */
   for (gi_idx i = 0; i < n; i++) {
-    if (w[i] <= 0.0) continue;
-    int b = low_bit(w[i]) - S->shift;
+    if (!(w[i] > 0.0)) continue;
+    int b = gi_low_bit(w[i]);
     if (b < L) L = b;
-    total += w[i] * S->scale;
+    total += S->scale != 0.0 ? w[i] * S->scale : ldexp(w[i], -S->shift);
   }
-  /* total is good to n 2^-53 of itself: a margin of one bit */
-  if (L < -60 || total > ldexp(1.0, 51 + L)) {
-    S->wide = 1;
+  int T = S->shift + ilogb(total) + 2; /* total < 2^T, with a bit to spare */
+  int span = T - L;
+  if (span <= 52 && S->scale != 0.0) {
+    S->exact_below = ldexp(1.0, 53 + 2 * (L - S->shift));
     return;
   }
-  S->exact_below = ldexp(1.0, 53 + 2 * L);
+  if (span <= 104) {
+    S->kind = NUM_XNUM;
+    return;
+  }
+  S->unit = L;
+  S->kind = span < 128 ? NUM_B2 : span < 256 ? NUM_B4 : span < 512 ? NUM_B8
+          : span < 1024 ? NUM_B16 : NUM_B34;
 }
 
 /* Append the blocks of the current solution. Neighbours whose means differ
@@ -289,8 +358,16 @@ gi_status gi_idr_begin(gi_idx n, const int *xcode, const int *kcode,
   S->obs_x = (int *) malloc((size_t) (n > 0 ? n : 1) * sizeof(int));
   if (w != NULL) S->obs_w = (double *) malloc((size_t) (n > 0 ? n : 1) * sizeof(double));
   choose_numbers(S, w, n);
-  size_t nsz = S->wide ? sizeof(gi_xnum) : sizeof(double);
-  size_t ssz = S->wide ? sizeof(stack_block_x) : sizeof(stack_block_d);
+  size_t nsz = 0, ssz = 0;
+  switch (S->kind) {
+  case NUM_DOUBLE: nsz = sizeof(double); ssz = sizeof(stack_block_d); break;
+  case NUM_XNUM: nsz = sizeof(gi_xnum); ssz = sizeof(stack_block_x); break;
+  case NUM_B2: nsz = sizeof(big2); ssz = sizeof(stack_block_b2); break;
+  case NUM_B4: nsz = sizeof(big4); ssz = sizeof(stack_block_b4); break;
+  case NUM_B8: nsz = sizeof(big8); ssz = sizeof(stack_block_b8); break;
+  case NUM_B16: nsz = sizeof(big16); ssz = sizeof(stack_block_b16); break;
+  default: nsz = sizeof(big34); ssz = sizeof(stack_block_b34); break;
+  }
   S->c = malloc(mm * nsz);
   S->W = malloc(mm * nsz);
   S->bits = (uint64_t *) calloc((size_t) (nwords > 0 ? nwords : 1), sizeof(uint64_t));
@@ -323,7 +400,15 @@ gi_status gi_idr_begin(gi_idx n, const int *xcode, const int *kcode,
     if (w != NULL) S->obs_w[at] = w[i];
   }
   free(fill);
-  if (S->wide) init_sums_x(S); else init_sums_d(S);
+  switch (S->kind) {
+  case NUM_DOUBLE: init_sums_d(S); break;
+  case NUM_XNUM: init_sums_x(S); break;
+  case NUM_B2: init_sums_b2(S); break;
+  case NUM_B4: init_sums_b4(S); break;
+  case NUM_B8: init_sums_b8(S); break;
+  case NUM_B16: init_sums_b16(S); break;
+  default: init_sums_b34(S); break;
+  }
   if (m > 0) {
     set_bit(S->bits, 0);
     S->bend[0] = m - 1;
@@ -339,7 +424,15 @@ gi_status gi_idr_step(gi_idr_sweep *S, gi_idx work)
   gi_idx done = 0;
   while (S->k < S->K && done < work) {
     gi_idx k = S->k;
-    if (S->wide) threshold_x(S, k); else threshold_d(S, k);
+    switch (S->kind) {
+    case NUM_DOUBLE: threshold_d(S, k); break;
+    case NUM_XNUM: threshold_x(S, k); break;
+    case NUM_B2: threshold_b2(S, k); break;
+    case NUM_B4: threshold_b4(S, k); break;
+    case NUM_B8: threshold_b8(S, k); break;
+    case NUM_B16: threshold_b16(S, k); break;
+    default: threshold_b34(S, k); break;
+    }
     done += S->kptr[k + 1] - S->kptr[k] + 1;
     gi_idx before = S->nb;
     gi_status r = snapshot(S);

@@ -4,10 +4,12 @@
  *   NUM                   the type of the sums
  *   SUF                   the suffix of the functions defined here
  *   NUM_ZERO              its zero
- *   NUM_ADD(a, b)         a + b
- *   NUM_LE(S, c1, w1, c2, w2)  c1 / w1 <= c2 / w2, exactly
- *   NUM_DIV(c, w)         c / w, correctly rounded
- *   NUM_OF(S, a)          a weight as a NUM (scaled by 2^-S->shift)
+ *   NUM_SET(d, a)         d = a (d an lvalue; field by field where a
+ *                         whole copy would stall the stores)
+ *   NUM_ADDTO(d, a)       d += a (d an lvalue)
+ *   NUM_ADDW(S, d, w)     d += the weight w (in the sweep's scale)
+ *   NUM_LE(S, c1, w1, c2, w2)  c1 / w1 <= c2 / w2, exactly (lvalues)
+ *   NUM_DIV(c, w)         c / w, correctly rounded (lvalues)
  * The arrays c, W, bsc, bsw and stack of the sweep hold NUMs.
  */
 #define GI_CAT2(a, b) a##b
@@ -19,46 +21,42 @@ typedef struct {
   NUM c, w;
 } FN(stack_block);
 
-/* Push the block s..e with sums c, w; returns the new top. */
-static inline gi_idx FN(push)(FN(stack_block) *st, gi_idx top, gi_idx s, gi_idx e,
-                              NUM c, NUM w)
-{
-  top++;
-  st[top].s = s;
-  st[top].e = e;
-  st[top].c = c;
-  st[top].w = w;
-  return top;
-}
-
-/* Pool the top of the stack with its right neighbours while its mean is at
- * most theirs. The neighbour of the bottom entry is the old block after it.
- * Returns the new top; *pooled says whether anything was pooled. */
-static gi_idx FN(pool)(gi_idr_sweep *S, gi_idx top, int *pooled)
+/* Push the block bs..be with sums bc, bw and pool it with its right
+ * neighbours while its mean is at most theirs (the neighbour of the bottom
+ * entry is the old block after it). Returns the new top; *pooled says
+ * whether anything was pooled. The block being pooled stays in locals (the
+ * sums are exact: the order of the additions does not matter) and is
+ * written once. */
+static gi_idx FN(push_pool)(gi_idr_sweep *S, gi_idx top, gi_idx bs, gi_idx be, NUM bc,
+                            NUM bw, int *pooled)
 {
   FN(stack_block) *st = (FN(stack_block) *) S->stack;
   const NUM *bsc = (const NUM *) S->bsc, *bsw = (const NUM *) S->bsw;
-  *pooled = 0;
+  int any = 0;
+  top++;
   for (;;) {
-    FN(stack_block) *b = &st[top];
     if (top > 0) {
-      FN(stack_block) *r = &st[top - 1];
-      if (!NUM_LE(S, b->c, b->w, r->c, r->w)) break;
-      r->s = b->s;
-      r->c = NUM_ADD(r->c, b->c);
-      r->w = NUM_ADD(r->w, b->w);
+      const FN(stack_block) *r = &st[top - 1];
+      if (!NUM_LE(S, bc, bw, r->c, r->w)) break;
+      NUM_ADDTO(bc, r->c);
+      NUM_ADDTO(bw, r->w);
+      be = r->e;
       top--;
     } else {
-      gi_idx n = b->e + 1;
+      gi_idx n = be + 1;
       if (n >= S->m) break;
-      NUM rc = bsc[n], rw = bsw[n];
-      if (!NUM_LE(S, b->c, b->w, rc, rw)) break;
-      b->e = S->bend[n];
-      b->c = NUM_ADD(rc, b->c);
-      b->w = NUM_ADD(rw, b->w);
+      if (!NUM_LE(S, bc, bw, bsc[n], bsw[n])) break;
+      NUM_ADDTO(bc, bsc[n]);
+      NUM_ADDTO(bw, bsw[n]);
+      be = S->bend[n];
     }
-    *pooled = 1;
+    any = 1;
   }
+  st[top].s = bs;
+  st[top].e = be;
+  NUM_SET(st[top].c, bc);
+  NUM_SET(st[top].w, bw);
+  *pooled = any;
   return top;
 }
 
@@ -68,16 +66,16 @@ static void FN(update)(gi_idr_sweep *S, gi_idx p, double a)
   FN(stack_block) *st = (FN(stack_block) *) S->stack;
   NUM *c = (NUM *) S->c, *W = (NUM *) S->W;
   NUM *bsc = (NUM *) S->bsc, *bsw = (NUM *) S->bsw;
-  c[p] = NUM_ADD(c[p], NUM_OF(S, a));
+  NUM_ADDW(S, c[p], a);
   gi_idx s = block_of(S->bits, p), e = S->bend[s];
   gi_idx top = -1;
   int pooled;
   for (gi_idx j = e; j >= s; j--)
-    top = FN(pool)(S, FN(push)(st, top, j, j, c[j], W[j]), &pooled);
+    top = FN(push_pool)(S, top, j, j, c[j], W[j], &pooled);
   /* old blocks to the left, whole, until one holds its boundary */
   while (st[top].s > 0) {
     gi_idx ue = st[top].s - 1, us = S->bstart[ue];
-    top = FN(pool)(S, FN(push)(st, top, us, ue, bsc[us], bsw[us]), &pooled);
+    top = FN(push_pool)(S, top, us, ue, bsc[us], bsw[us], &pooled);
     if (!pooled) {
       top--;
       break;
@@ -110,11 +108,11 @@ static void FN(init_sums)(gi_idr_sweep *S)
   }
   for (gi_idx i = 0; i < non; i++) {
     gi_idx j = S->obs_x[i];
-    W[j] = NUM_ADD(W[j], NUM_OF(S, S->obs_w != NULL ? S->obs_w[i] : 1.0));
+    NUM_ADDW(S, W[j], S->obs_w != NULL ? S->obs_w[i] : 1.0);
   }
   if (m > 0) {
     NUM sw = NUM_ZERO;
-    for (gi_idx j = 0; j < m; j++) sw = NUM_ADD(sw, W[j]);
+    for (gi_idx j = 0; j < m; j++) NUM_ADDTO(sw, W[j]);
     bsc[0] = NUM_ZERO;
     bsw[0] = sw;
   }

@@ -39,7 +39,7 @@ static void pool_big(const double *y, const double *w, const int *ord_i,
     gi_idx i = at(ord_i, ord_d, k);
     double wi = w ? w[i] : 1.0;
     gi_big_add_prod(&N, wi, y[i]);
-    gi_big_add_prod(&D, wi, 1.0);
+    gi_big_add(&D, wi);
   }
   *weight = gi_big_round(&D);
   *value = gi_limbs_top(D.v, GI_BIG_LIMBS) >= 0 ? gi_big_div(&N, &D) : 0.0;
