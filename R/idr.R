@@ -33,22 +33,23 @@
 #' below. Both engines give the same blocks up to rounding.
 #'
 #' @section Arithmetic over the whole range of doubles:
-#' Any finite weights may be mixed, from the smallest subnormal number
-#' (`5e-324`) to the largest double (`.Machine$double.xmax`): the weights
-#' are scaled by one power of two (which leaves the fit as it is) and summed
-#' as doubles where every sum is exact (counts, unit and integer weights),
-#' otherwise as double-double numbers with an exponent of their own, so that
-#' no sum overflows or underflows and a block of only tiny weights keeps its
-#' own scale. Such sums are exact whenever they fit 106 bits (all but the
-#' most widely spread weights) and good to about \eqn{2^{-106}}{2^-106} of
-#' themselves otherwise; blocks are compared exactly from them, and every
-#' CDF value is their correctly rounded ratio (subnormal values included).
+#' The fit is exact for any finite weights in any mix, from the smallest
+#' subnormal number (`5e-324`) to the largest double
+#' (`.Machine$double.xmax`): the blocks are those of the exact solution and
+#' every CDF value is the exact block mean correctly rounded to a double
+#' (subnormal values included). The sums of weights are kept exactly in the
+#' cheapest form that holds them: doubles where every sum is an exact double
+#' (counts, unit and small integer weights; the weights are first scaled by
+#' a power of two, which leaves the fit as it is), double-double numbers
+#' where they span at most 104 bits, and fixed-point integers beyond (slower,
+#' up to about 20 times for weights spread over the whole range).
 #' Covariates, responses and thresholds may lie anywhere in the finite range
 #' too: only their order enters the fit. The summed `weight` at a covariate
 #' value is exact and correctly rounded; where it exceeds the largest
 #' double, `idr()` stops with an error of class `"gpuiso_error_overflow"`
-#' (dividing all weights by a constant gives the same fit). The GPU fits
-#' weights spread over more than \eqn{2^{900}}{2^900} on the CPU.
+#' (dividing all weights by a constant gives the same fit). On the GPU,
+#' weights spread over more than \eqn{2^{900}}{2^900} are fitted on the CPU,
+#' and the GPU's CDF values are those of the CPU up to rounding.
 #'
 #' @section The representation:
 #' The fit at threshold \eqn{k} is a step function of the covariate index

@@ -162,6 +162,25 @@ test_that("idr() equals exact rational arithmetic for weights, covariates and ou
   expect_gt(checked, 100L)
 })
 
+test_that("idr() is exact for weights spread over 60 to 2000 bits (each width of its sums)", {
+  skip_if_not_installed("gmp")
+  # 53-bit mantissas times powers of two: sums of 2, 4, 8, 16 and 34 limbs
+  for (spread in c(20, 70, 150, 400, 900, 2000)) {
+    for (seed in 1:6) {
+      set.seed(1000 * spread + seed)
+      n <- sample(4:9, 1)
+      x <- sample(1:4, n, replace = TRUE)
+      y <- sample(1:5, n, replace = TRUE)
+      k <- sample(c(0, spread), n, replace = TRUE) - spread %/% 2
+      w <- (1 + runif(n)) * (1 + runif(n) * 2^-30) * 2^pmax(k, -1073)
+      ex <- idr_exact(y, x, w)
+      fit <- idr(y, x, weights = w)
+      expect_identical(idr_matrix_of(fit), ex$F, info = paste(spread, seed))
+      expect_identical(fit$weight, q_to_double(do.call(c, ex$W)), info = paste(spread, seed))
+    }
+  }
+})
+
 test_that("scaling every weight by a power of two leaves the fit unchanged", {
   set.seed(5)
   n <- 300
