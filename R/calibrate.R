@@ -266,7 +266,8 @@ fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
     check_distinct_scores(pooled$offsets, label, ecall)
     if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, ecall)
     # the pooled points weigh what they pool: counts, or summed weights
-    res <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
+    # (scaled by a power of two where that is exact: the fit is the same)
+    res <- engine_fit(pooled$value, engine_weights(pooled$weight), pooled$offsets,
                       decreasing = FALSE, device = device, call = ecall)
     pooled$value <- pmin(pmax(res$fit, 0), 1)
     pooled$device <- res$device
@@ -395,6 +396,18 @@ split_curves <- function(pooled) {
 curve_frame <- function(score, value, weight) {
   structure(list(score = score, value = value, weight = weight),
             class = "data.frame", row.names = c(NA_integer_, -length(score)))
+}
+
+# Weights for the engine: scaled by the power of two that brings the largest
+# into [1, 2) where every positive one stays a normal double (exact: the
+# fit does not change, and no sum of the engine comes near either end of
+# the range); as they are otherwise.
+engine_weights <- function(w) {
+  pos <- w[w > 0]
+  if (!length(pos)) return(w)
+  k <- -floor(log2(max(pos)))
+  if (k == 0 || log2(min(pos)) + k < -1022) return(w)
+  scale_weights(w)
 }
 
 # The pooled weight of tied scores is their exact sum, correctly rounded:

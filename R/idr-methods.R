@@ -66,7 +66,7 @@ idr_mean_crps <- function(fit) {
   keep <- !is.na(s)
   s <- s[keep]
   w <- w[keep]
-  w <- w * 2^-(floor(log2(max(w))))
+  w <- scale_weights(w)
   sum(s * (w / sum(w)))
 }
 
