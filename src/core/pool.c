@@ -58,6 +58,11 @@ static void pool_xnum(const double *y, const double *w, const int *ord_i,
     swy = gi_xadd_chk(swy, gi_xnum_prod(wi, y[i]), &inexact);
     sw = gi_xadd_chk(sw, gi_xnum_of(wi, 0, 1.0), &inexact);
   }
+  /* exact, but with a low part below 2^-900 of the high one: the checks of
+   * the correctly rounded ratio could underflow; fixed point is safe */
+  if (!inexact && ((sw.l != 0.0 && fabs(sw.l) < fabs(sw.h) * 0x1p-900) ||
+                   (swy.l != 0.0 && fabs(swy.l) < fabs(swy.h) * 0x1p-900)))
+    inexact = 1;
   if (inexact) {
     pool_big(y, w, ord_i, ord_d, k0, k1, value, weight);
     return;
