@@ -102,12 +102,30 @@ summary.gpuiso_calibration <- function(object, ...) {
 # values (isotonic regression keeps the mean), unless bounds clipped them.
 calibration_mean_outcome <- function(object) {
   if (object$y_min <= 0 && object$y_max >= 1) {
-    return(vapply(object$curves, function(cv) sum(cv$weight * cv$value) / sum(cv$weight), 0))
+    return(vapply(object$curves, function(cv) weighted_mean_scaled(cv$value, cv$weight), 0))
   }
   d <- object$data
   w <- if (is.null(d$weights)) rep(1, length(d$outcomes)) else d$weights
   code <- if (is.null(d$code)) rep(1L, length(w)) else d$code
-  as.vector(rowsum(w * d$outcomes, code) / rowsum(w, code))
+  vapply(split(seq_along(w), code), function(i) weighted_mean_scaled(d$outcomes[i], w[i]), 0,
+         USE.NAMES = FALSE)
+}
+
+# The weighted mean of values v in [0, 1] with weights w (not all zero)
+# anywhere in the finite range: the weights scaled by a power of two, the
+# largest into [1, 2), so that their sum cannot overflow.
+weighted_mean_scaled <- function(v, w) {
+  w <- scale_weights(w)
+  sum(w * v) / sum(w)
+}
+
+# Weights (finite, not all zero) times the power of two that brings the
+# largest into [1, 2): exact but for subnormal results; in two steps, as
+# 2^1074 itself overflows.
+scale_weights <- function(w) {
+  k <- -floor(log2(max(w)))
+  h <- k %/% 2
+  (w * 2^h) * 2^(k - h)
 }
 
 #' @rdname gpuiso_calibration-methods
@@ -219,7 +237,7 @@ plot.gpuiso_calibration <- function(x, group = 1L,
   # the scores' histogram, scaled to the lower quarter of the panel
   br <- pretty(range(cv$score), 30)
   bin <- findInterval(cv$score, br, rightmost.closed = TRUE)
-  h <- as.vector(rowsum(cv$weight, bin, reorder = TRUE))
+  h <- as.vector(rowsum(scale_weights(cv$weight), bin, reorder = TRUE))
   bins <- sort(unique(bin))
   graphics::rect(br[bins], 0, br[bins + 1L], 0.25 * h / max(h), col = "grey90",
                  border = "grey75")

@@ -27,11 +27,21 @@
 #' log loss is to be computed. The isotonic fit under such bounds is the
 #' unbounded fit clipped to them, which is how they are applied: exactly.
 #'
+#' The pooling is exact for any finite weights, from the smallest
+#' subnormal number to the largest double: the summed weight of tied scores
+#' is their exact sum and their value the exact weighted mean of their
+#' outcomes, each correctly rounded to a double (sums in doubles where they
+#' are exact, else in double-double numbers with an exponent of their own,
+#' else in fixed point). A summed weight beyond the largest double is an
+#' error of class `"gpuiso_error_overflow"`; dividing all weights by a
+#' constant gives the same curves.
+#'
 #' On the GPU (`device = "gpu"`, or `"auto"` from 2^16 scores when one is
 #' available) the sort, the pooling of ties and the fit all run on the
 #' device: only the scores, outcomes and weights go there and only the
-#' curves come back. Zero weights are pooled on the CPU and fitted on the
-#' GPU.
+#' curves come back. Zero weights, and weights outside
+#' \eqn{[2^{-900}, 2^{900} / n]}{[2^-900, 2^900 / n]}, are pooled on the
+#' CPU and fitted on the GPU.
 #'
 #' @param scores Finite numeric scores, on any scale (probabilities, logits,
 #'   margins): only their order matters. Or a formula, `outcome ~ score`, or
@@ -252,6 +262,7 @@ fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
   }
   if (is.null(pooled)) {
     pooled <- pool_scores(scores, outcomes, weights, g)
+    check_pooled_weights(pooled, label, ecall)
     check_distinct_scores(pooled$offsets, label, ecall)
     if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, ecall)
     # the pooled points weigh what they pool: counts, or summed weights
@@ -382,6 +393,22 @@ split_curves <- function(pooled) {
 curve_frame <- function(score, value, weight) {
   structure(list(score = score, value = value, weight = weight),
             class = "data.frame", row.names = c(NA_integer_, -length(score)))
+}
+
+# The pooled weight of tied scores is their exact sum, correctly rounded:
+# +Inf where it exceeds the largest double, an error (the fit would not
+# change with the weights divided by a constant, but the curve's `weight`
+# column cannot hold the sum).
+check_pooled_weights <- function(pooled, label, call) {
+  big <- which(is.infinite(pooled$weight))[1L]
+  if (is.na(big)) return(invisible())
+  where <- label(findInterval(big - 1, pooled$offsets))
+  abort_overflow(sprintf(paste0("The weights of the scores equal to %s%s sum to more than ",
+                                "the largest double (%s): divide the weights by a ",
+                                "constant, which leaves the calibration as it is."),
+                         format(pooled$score[big]),
+                         if (is.null(where)) "" else paste(" in", where),
+                         format(.Machine$double.xmax)), call)
 }
 
 # Every group needs two distinct scores: a curve through one point says

@@ -20,6 +20,12 @@ abort_input <- function(message, call, arg = NULL, position = NA_real_) {
   stop(gpuiso_error("input", message, call, arg, position))
 }
 
+# A true result beyond the largest double (a sum of weights, a score).
+abort_overflow <- function(message, call) {
+  stop(errorCondition(message, class = c("gpuiso_error_overflow", "gpuiso_error"),
+                      call = call))
+}
+
 abort_device <- function(message, call) {
   stop(gpuiso_error("device", message, call))
 }

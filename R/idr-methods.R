@@ -55,7 +55,19 @@ idr_mean_crps <- function(fit) {
   s <- crps(fit)
   if (inherits(fit$na.action, "exclude")) s <- s[-fit$na.action]
   w <- fit$data$weights
-  if (is.null(w)) mean(s) else stats::weighted.mean(s, w)
+  if (is.null(w)) {
+    n <- length(s)
+    # a sum of scores near the largest double would overflow
+    return(if (n && max(s) > .Machine$double.xmax / n) sum(s / n) else mean(s))
+  }
+  # shares of the total weight (scaled by a power of two first: sums of
+  # weights near the largest double would overflow), so that no partial
+  # sum exceeds the largest score
+  keep <- !is.na(s)
+  s <- s[keep]
+  w <- w[keep]
+  w <- scale_weights(w)
+  sum(s * (w / sum(w)))
 }
 
 #' @rdname gpuiso_idr-methods
@@ -270,9 +282,22 @@ idr_surface <- function(x, col, key, main, xlab, ylab, ...) {
     return(invisible())
   }
   z <- cdf(predict(x, xs), ts)
-  graphics::image(xs, ts, z, col = col, breaks = breaks, main = main,
-                  xlab = xlab, ylab = ylab, ...)
-  graphics::contour(xs, ts, z, levels = idr_contour_levels, add = TRUE,
+  # image() places cell edges halfway between the values: near the largest
+  # double they overflow, so such an axis is drawn in quarters, labelled in
+  # the values themselves
+  sx <- if (max(abs(xs)) > .Machine$double.xmax / 4) 4 else 1
+  st <- if (max(abs(ts)) > .Machine$double.xmax / 4) 4 else 1
+  graphics::image(xs / sx, ts / st, z, col = col, breaks = breaks, main = main,
+                  xlab = xlab, ylab = ylab, axes = sx == 1 && st == 1, ...)
+  if (sx != 1 || st != 1) {
+    for (side in 1:2) {
+      f <- if (side == 1L) sx else st
+      at <- graphics::axTicks(side)
+      graphics::axis(side, at = at, labels = format(at * f))
+    }
+    graphics::box()
+  }
+  graphics::contour(xs / sx, ts / st, z, levels = idr_contour_levels, add = TRUE,
                     drawlabels = TRUE, col = "grey20")
   invisible()
 }

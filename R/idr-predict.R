@@ -214,8 +214,10 @@ plot.gpuiso_idr_pred <- function(x, index = 1L, col = NULL,
   if (is.null(ylab)) ylab <- "CDF"
   if (is.null(col)) col <- grDevices::hcl.colors(max(2L, length(idx)), "Dark 3")[seq_along(idx)]
   col <- rep_len(col, length(idx))
-  pad <- if (length(t) > 1L) 0.04 * diff(range(t)) else 1
-  xlim <- c(t[1L] - pad, t[length(t)] + pad)
+  # a margin of 4 % of the range, within the doubles (halves: no overflow)
+  pad <- if (length(t) > 1L) 0.08 * (t[length(t)] / 2 - t[1L] / 2) else 1
+  big <- .Machine$double.xmax
+  xlim <- c(max(t[1L] - pad, -big), min(t[length(t)] + pad, big))
   graphics::plot(xlim, c(0, 1), type = "n", main = main, xlab = xlab, ylab = ylab, ...)
   graphics::abline(h = c(0, 1), col = "grey80", lty = 3)
   K <- length(t)

@@ -13,16 +13,24 @@
 #'   \alpha\}}{q(a) = min(t_k : G_k >= a)}; for \eqn{\alpha = 0}, the
 #'   smallest threshold of positive probability.
 #' * `crps()`: the continuous ranked probability score
-#'   \eqn{\int (G(z) - 1\{z \ge y\})^2 dz}, computed exactly for the step
+#'   \eqn{\int (G(z) - 1\{z \ge y\})^2 dz}, computed for the step
 #'   function in \eqn{O((B + n) \log m)} for \eqn{B} blocks and \eqn{n}
-#'   predictions (not one pass over the thresholds per prediction).
+#'   predictions (not one pass over the thresholds per prediction), to
+#'   within a few units of rounding of the spread of the thresholds and
+#'   observations. Thresholds and observations may lie anywhere in the
+#'   finite range: where they spread over more than the range of doubles,
+#'   the score is computed on them scaled by a power of two. A CRPS larger
+#'   than the largest double is an error of class
+#'   `"gpuiso_error_overflow"`.
 #' * `pit()`: the probability integral transform \eqn{G(y)}; with
 #'   `randomize = TRUE`, at a jump of the CDF a uniform draw between the left
 #'   limit \eqn{G(y-)} and \eqn{G(y)}.
 #' * `bscore()`: the Brier score \eqn{(G(z) - 1\{y \le z\})^2} of the
 #'   probability \eqn{G(z)} of not exceeding each threshold \eqn{z}.
 #' * `qscore()`: the quantile score \eqn{2 (1\{q > y\} - \alpha)(q - y)} of
-#'   each quantile forecast \eqn{q = q(\alpha)}.
+#'   each quantile forecast \eqn{q = q(\alpha)} (also where \eqn{q - y}
+#'   exceeds the largest double; a score that does is an error of class
+#'   `"gpuiso_error_overflow"`).
 #'
 #' Missing predictions (from missing covariate values, `out_of_bounds =
 #' "na"`, an index beyond the last in `pred[i]`, or rows left out by
@@ -135,6 +143,15 @@ crps <- function(predictions, y) {
     out[ok] <- .Call(ffi_idr_crps, p$fit$ptr, p$fit$start, p$fit$value,
                      as.double(length(p$fit$x)), t, p$j[ok], p$lambda[ok], yo,
                      as.integer(kappa))
+    # the engine gives +Inf for a CRPS beyond the largest double
+    big <- which(is.infinite(out))
+    if (length(big)) {
+      abort_overflow(sprintf(paste0("The CRPS of prediction %.0f at y = %s is larger than ",
+                                    "the largest double (%s): the thresholds and `y` ",
+                                    "spread over more than the range of doubles."),
+                             big[1L], format(y[big[1L]]), format(.Machine$double.xmax)),
+                     call)
+    }
   }
   names(out) <- p$names
   out
@@ -188,7 +205,29 @@ qscore <- function(predictions, quantiles, y) {
   a <- idr_probabilities(quantiles, call)
   q <- idr_quantile_matrix(p, a, idr_labels(quantiles))
   a <- matrix(a, nrow(q), ncol(q), byrow = TRUE)
-  2 * ((q > y) - a) * (q - y)
+  qscore_values(q, y, a, call)
+}
+
+# 2 (1{q > y} - a)(q - y), also where q - y overflows: there from halves
+# (exact for such large values), and an error where the score itself is
+# beyond the largest double.
+qscore_values <- function(q, y, a, call) {
+  y <- matrix(y, nrow(q), ncol(q))
+  s <- (q > y) - a
+  d <- q - y
+  out <- 2 * s * d
+  big <- which(is.infinite(d))
+  if (length(big)) {
+    out[big] <- 4 * s[big] * (q[big] / 2 - y[big] / 2)
+    bad <- big[is.infinite(out[big])]
+    if (length(bad)) {
+      abort_overflow(sprintf(paste0("The quantile score of prediction %.0f at y = %s is ",
+                                    "larger than the largest double (%s)."),
+                             (bad[1L] - 1L) %% nrow(q) + 1L, format(y[bad[1L]]),
+                             format(.Machine$double.xmax)), call)
+    }
+  }
+  out
 }
 
 #' Histogram of PIT values

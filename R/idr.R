@@ -18,8 +18,8 @@
 #' raises one \eqn{c_j}; the antitonic fit is updated in place by re-pooling
 #' the block that holds \eqn{x_j} and the neighbouring blocks it pools with,
 #' instead of running pool adjacent violators again over all points. The
-#' update is exact (it gives the solution of each threshold's problem, up to
-#' rounding), and one fit costs far less than one full pass per threshold.
+#' update gives the solution of each threshold's problem, and one fit costs
+#' far less than one full pass per threshold.
 #'
 #' On the GPU (`device = "gpu"`, or `"auto"` from
 #' `r format(idr_gpu_min_n_default, scientific = FALSE)` observations when
@@ -31,6 +31,25 @@
 #' each solved slab is reduced there to its blocks: only the observations go
 #' to the device and only the blocks come back, in the representation
 #' below. Both engines give the same blocks up to rounding.
+#'
+#' @section Arithmetic over the whole range of doubles:
+#' The fit is exact for any finite weights in any mix, from the smallest
+#' subnormal number (`5e-324`) to the largest double
+#' (`.Machine$double.xmax`): the blocks are those of the exact solution and
+#' every CDF value is the exact block mean correctly rounded to a double
+#' (subnormal values included). The sums of weights are kept exactly in the
+#' cheapest form that holds them: doubles where every sum is an exact double
+#' (counts, unit and small integer weights; the weights are first scaled by
+#' a power of two, which leaves the fit as it is), double-double numbers
+#' where they span at most 104 bits, and fixed-point integers beyond (slower,
+#' up to about 20 times for weights spread over the whole range).
+#' Covariates, responses and thresholds may lie anywhere in the finite range
+#' too: only their order enters the fit. The summed `weight` at a covariate
+#' value is exact and correctly rounded; where it exceeds the largest
+#' double, `idr()` stops with an error of class `"gpuiso_error_overflow"`
+#' (dividing all weights by a constant gives the same fit). On the GPU,
+#' weights spread over more than \eqn{2^{900}}{2^900} are fitted on the CPU,
+#' and the GPU's CDF values are those of the CPU up to rounding.
 #'
 #' @section The representation:
 #' The fit at threshold \eqn{k} is a step function of the covariate index
@@ -162,7 +181,7 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
   kcode <- findInterval(yk, thresholds, left.open = TRUE)
   res <- idr_engine(xcode, kcode, wk, length(xu), length(thresholds), device)
   weight <- if (is.null(wk)) as.double(tabulate(xcode + 1L, length(xu)))
-            else as.vector(rowsum(wk, xcode, reorder = TRUE))
+            else idr_weights(xk, xcode, wk, xu, input$xname, ecall)
   fit <- list(
     x = xu, weight = weight, thresholds = thresholds,
     ptr = res$ptr, start = res$start, value = res$value,
@@ -175,6 +194,26 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
 }
 
 new_gpuiso_idr <- function(fields) structure(fields, class = "gpuiso_idr")
+
+# The summed weight at each distinct covariate value xu (xcode: 0-based
+# index of each observation's), exact and correctly rounded (the pooling of
+# calibration, which sums in fixed point where doubles would round); a sum
+# beyond the largest double is an error.
+idr_weights <- function(xk, xcode, wk, xu, xname, call) {
+  ord <- order(xcode, method = "radix")
+  pooled <- .Call(ffi_pool_sorted, xk, numeric(length(xk)), wk, NULL, 1L, ord,
+                  FALSE)
+  weight <- pooled$weight
+  big <- which(is.infinite(weight))
+  if (length(big)) {
+    abort_overflow(sprintf(paste0("The weights of the observations at %s = %s sum to more ",
+                                  "than the largest double (%s): divide the weights by a ",
+                                  "constant, which leaves the fit as it is."),
+                           xname, format(xu[big[1L]]),
+                           format(.Machine$double.xmax)), call)
+  }
+  weight
+}
 
 # The one place where the engines of idr() part. Arguments: xcode (integer,
 # 0-based index into the sorted distinct covariate values, one per

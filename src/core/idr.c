@@ -26,33 +26,48 @@
  *
  * Block bookkeeping: a bitset of block starts (the block of p is found by
  * scanning the words backwards from p) and arrays indexed at a block's
- * start (its end, sum of c, sum of W) and at its end (its start). Means are
- * compared by cross multiplication. The sums of c and of W of a block are
- * always formed by the same additions in the same order, and W_j is summed
- * in the order in which the observations switch on, so where every c_j
- * equals W_j the block values are exactly 1.
+ * start (its end, sum of c, sum of W, mean) and at its end (its start).
+ *
+ * Arithmetic, exact for every weight from the smallest subnormal to
+ * DBL_MAX in any mix: decisions are exact and every block mean is the
+ * correctly rounded ratio of the exact sums. The type of the sums follows
+ * how many bits they span (choose_numbers()): where every sum of weights is
+ * an exact double (the weights scaled by one power of two, the largest into
+ * [1, 2), which leaves the fit as it is; counts, unit and small integer
+ * weights), doubles, means compared by cross multiplication (products
+ * checked exactly where they may round) and formed by one IEEE division;
+ * up to 104 bits, double-double numbers (gi_xnum.h), exact there; beyond,
+ * fixed-point integers of 2 to 34 64-bit limbs (gi_big.h). Equal means
+ * pool; a block's mean is formed once, when the block is written, and
+ * neighbours whose means round to one double are written as one block.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gi_core.h"
+#include "gi_xnum.h"
+#include "gi_big.h"
 
 #define WORD_BITS 64
 
-typedef struct {
-  gi_idx s, e;
-  double c, w;
-} stack_block;
+enum { NUM_DOUBLE, NUM_XNUM, NUM_B2, NUM_B4, NUM_B8, NUM_B16, NUM_B34 };
 
 struct gi_idr_sweep {
   gi_idx m, K, k;          /* next threshold to process */
   gi_idx *kptr;            /* K + 1: observations switching on at k */
   int *obs_x;              /* x index of each observation, by switch-on */
   double *obs_w;           /* its weight (NULL: unit weights) */
-  double *c, *W;           /* per x index */
+  int shift;               /* the weights are taken times 2^-shift */
+  double scale;            /* 2^-shift, or 0 (gi_xscale()) */
+  int kind;                /* the type of the sums (enum below) */
+  int unit;                /* fixed point: the sums in units of 2^unit */
+  double exact_below;      /* double sums: products below are exact */
+  void *c, *W;             /* sums per x index */
   uint64_t *bits;          /* block starts */
   gi_idx *bend, *bstart;   /* end at start, start at end */
-  double *bsc, *bsw;       /* sums at start */
-  stack_block *stack;      /* scratch for one update, m entries */
+  void *bsc, *bsw;         /* sums at start */
+  double *bmean;           /* mean at start */
+  void *stack;             /* scratch for one update, m entries */
   /* the result */
   double *ptr;             /* K + 1 */
   int *start;
@@ -100,84 +115,195 @@ static gi_idx block_of(const uint64_t *bits, gi_idx p)
   return w * WORD_BITS + highest_bit(v);
 }
 
-/* Push the block s..e with sums c, w; returns the new top. */
-static gi_idx push(stack_block *st, gi_idx top, gi_idx s, gi_idx e, double c,
-                   double w)
+/* c1 / w1 <= c2 / w2 for exact double sums (c >= 0, w > 0): products below
+ * S->exact_below are exact (every sum is a multiple of a power of two
+ * whose square they are multiples of), others are compared through their
+ * exact parts where they are close. */
+static GI_XNOINLINE int dle_exact(double c1, double w1, double c2, double w2)
 {
-  top++;
-  st[top].s = s;
-  st[top].e = e;
-  st[top].c = c;
-  st[top].w = w;
-  return top;
+  double x[4];
+  int n = 0;
+  n = gi_push_prod(x, n, c1, w2, 1.0);
+  n = gi_push_prod(x, n, c2, w1, -1.0);
+  return gi_sign_sum(x, n) <= 0;
 }
 
-/* Pool the top of the stack with its right neighbours while its mean is at
- * most theirs. The neighbour of the bottom entry is the old block after it.
- * Returns the new top; *pooled says whether anything was pooled. */
-static gi_idx pool(gi_idr_sweep *S, gi_idx top, int *pooled)
+static inline int dle(const gi_idr_sweep *S, double c1, double w1, double c2,
+                      double w2)
 {
-  stack_block *st = S->stack;
-  *pooled = 0;
-  for (;;) {
-    stack_block *b = &st[top];
-    if (top > 0) {
-      stack_block *r = &st[top - 1];
-      if (b->c * r->w > r->c * b->w) break;
-      r->s = b->s;
-      r->c = r->c + b->c;
-      r->w = r->w + b->w;
-      top--;
-    } else {
-      gi_idx n = b->e + 1;
-      if (n >= S->m) break;
-      double rc = S->bsc[n], rw = S->bsw[n];
-      if (b->c * rw > rc * b->w) break;
-      b->e = S->bend[n];
-      b->c = rc + b->c;
-      b->w = rw + b->w;
-    }
-    *pooled = 1;
-  }
-  return top;
+  double p = c1 * w2, q = c2 * w1;
+  if (p < S->exact_below && q < S->exact_below) return p <= q;
+  if (c1 == w1 && c2 == w2) return 1; /* two means of 1: every observation on */
+  if (p < q * (1.0 - 0x1p-50)) return 1;
+  if (p > q * (1.0 + 0x1p-50)) return 0;
+  return dle_exact(c1, w1, c2, w2);
 }
 
-/* One observation at x index p switches on with weight a. */
-static void update(gi_idr_sweep *S, gi_idx p, double a)
+/* the sweep in doubles */
+#define NUM double
+#define SUF _d
+#define NUM_ZERO 0.0
+#define NUM_SET(d, a) ((d) = (a))
+#define NUM_ADDTO(d, a) ((d) += (a))
+#define NUM_ADDW(S, d, w) ((d) += (w) * (S)->scale)
+#define NUM_LE(S, c1, w1, c2, w2) dle(S, c1, w1, c2, w2)
+#define NUM_DIV(c, w) ((c) / (w))
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NUM_SET
+#undef NUM_ADDTO
+#undef NUM_ADDW
+#undef NUM_LE
+#undef NUM_DIV
+
+/* the sweep in gi_xnum */
+static const gi_xnum xzero = {0.0, 0.0, 0};
+#define NUM gi_xnum
+#define SUF _x
+#define NUM_ZERO xzero
+#define NUM_SET(d, a) ((d).h = (a).h, (d).l = (a).l, (d).e = (a).e)
+#define NUM_ADDTO(d, a) ((d) = gi_xadd(d, a))
+#define NUM_ADDW(S, d, w) ((d) = gi_xadd(d, gi_xnum_of(w, (S)->shift, (S)->scale)))
+#define NUM_LE(S, c1, w1, c2, w2) gi_xle(c1, w1, c2, w2)
+#define NUM_DIV(c, w) gi_xdiv(c, w)
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NUM_SET
+#undef NUM_ADDTO
+#undef NUM_ADDW
+#undef NUM_LE
+#undef NUM_DIV
+
+/* the sweep in fixed point, NL limbs in units of 2^S->unit */
+#define BIG_SWEEP(NL)                                                        \
+  typedef struct {                                                           \
+    uint64_t v[NL];                                                          \
+  } big##NL;                                                                 \
+  static const big##NL big##NL##_zero = {{0}};
+#define NUM_SET(d, a) ((d) = (a))
+#define NUM_ADDTO(d, a) gi_limbs_add((d).v, (a).v, NL)
+#define NUM_ADDW(S, d, w) gi_limbs_add_double((d).v, NL, (S)->unit, w)
+#define NUM_LE(S, c1, w1, c2, w2) gi_limbs_le((c1).v, (w1).v, (c2).v, (w2).v, NL)
+#define NUM_DIV(c, w) gi_limbs_div((c).v, (w).v, NL)
+
+#define NL 2
+BIG_SWEEP(2)
+#define NUM big2
+#define SUF _b2
+#define NUM_ZERO big2_zero
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NL
+
+#define NL 4
+BIG_SWEEP(4)
+#define NUM big4
+#define SUF _b4
+#define NUM_ZERO big4_zero
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NL
+
+#define NL 8
+BIG_SWEEP(8)
+#define NUM big8
+#define SUF _b8
+#define NUM_ZERO big8_zero
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NL
+
+#define NL 16
+BIG_SWEEP(16)
+#define NUM big16
+#define SUF _b16
+#define NUM_ZERO big16_zero
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NL
+
+#define NL 34
+BIG_SWEEP(34)
+#define NUM big34
+#define SUF _b34
+#define NUM_ZERO big34_zero
+#include "idr_sweep.h"
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
+#undef NL
+
+#undef NUM_SET
+#undef NUM_ADDTO
+#undef NUM_ADDW
+#undef NUM_LE
+#undef NUM_DIV
+
+/* The type of the sums, from how many bits they span: every weight is a
+ * multiple of 2^L (its lowest set bit), their total below 2^T. Up to 52
+ * bits every sum is an exact double (with the weights scaled by 2^-shift,
+ * the largest into [1, 2)); up to 104 an exact double-double (gi_xnum, all
+ * of one exponent); beyond, fixed point in units of 2^L (gi_big.h) with
+ * limbs enough for the total. */
+static void choose_numbers(gi_idr_sweep *S, const double *w, gi_idx n)
 {
-  stack_block *st = S->stack;
-  S->c[p] += a;
-  gi_idx s = block_of(S->bits, p), e = S->bend[s];
-  gi_idx top = -1;
-  int pooled;
-  for (gi_idx j = e; j >= s; j--)
-    top = pool(S, push(st, top, j, j, S->c[j], S->W[j]), &pooled);
-  /* old blocks to the left, whole, until one holds its boundary */
-  while (st[top].s > 0) {
-    gi_idx ue = st[top].s - 1, us = S->bstart[ue];
-    top = pool(S, push(st, top, us, ue, S->bsc[us], S->bsw[us]), &pooled);
-    if (!pooled) {
-      top--;
-      break;
-    }
+  S->shift = 0;
+  S->scale = 1.0;
+  S->unit = 0;
+  S->kind = NUM_DOUBLE;
+  S->exact_below = 0x1p53;
+  if (w == NULL) {
+    if ((double) n > 0x1p52) S->kind = NUM_XNUM;
+    return;
   }
-  gi_idx lo = st[top].s, hi = st[0].e;
-  clear_bits(S->bits, lo, hi);
-  for (gi_idx b = 0; b <= top; b++) {
-    gi_idx bs = st[b].s, be = st[b].e;
-    set_bit(S->bits, bs);
-    S->bend[bs] = be;
-    S->bstart[be] = bs;
-    S->bsc[bs] = st[b].c;
-    S->bsw[bs] = st[b].w;
+  double big = 0.0;
+  for (gi_idx i = 0; i < n; i++) if (w[i] > big) big = w[i];
+  if (!(big > 0.0)) return;
+  S->shift = ilogb(big);
+  S->scale = gi_xscale(S->shift);
+  int L = INT32_MAX;
+  double total = 0.0; /* scaled, within n 2^-53 of itself */
+  for (gi_idx i = 0; i < n; i++) {
+    if (!(w[i] > 0.0)) continue;
+    int b = gi_low_bit(w[i]);
+    if (b < L) L = b;
+    total += S->scale != 0.0 ? w[i] * S->scale : ldexp(w[i], -S->shift);
   }
+  int T = S->shift + ilogb(total) + 2; /* total < 2^T, with a bit to spare */
+  int span = T - L;
+  if (span <= 52 && S->scale != 0.0) {
+    S->exact_below = ldexp(1.0, 53 + 2 * (L - S->shift));
+    return;
+  }
+  if (span <= 104) {
+    S->kind = NUM_XNUM;
+    return;
+  }
+  S->unit = L;
+  S->kind = span < 128 ? NUM_B2 : span < 256 ? NUM_B4 : span < 512 ? NUM_B8
+          : span < 1024 ? NUM_B16 : NUM_B34;
 }
 
-/* Append the blocks of the current solution. */
+/* Append the blocks of the current solution. Neighbours whose means differ
+ * but round to one double (a mean below 2^-1074, say) are written as one
+ * block, so that the blocks are the runs of equal values. */
 static gi_status snapshot(gi_idr_sweep *S)
 {
-  gi_idx m = S->m;
+  gi_idx m = S->m, first = S->nb;
   for (gi_idx s = 0; s < m; s = S->bend[s] + 1) {
+    if (S->nb > first && S->value[S->nb - 1] == S->bmean[s]) continue;
     if (S->nb == S->cap) {
       gi_idx cap = S->cap < 1024 ? 1024 : 2 * S->cap;
       int *ns = (int *) realloc(S->start, (size_t) cap * sizeof(int));
@@ -188,9 +314,8 @@ static gi_status snapshot(gi_idr_sweep *S)
       S->value = nv;
       S->cap = cap;
     }
-    double v = S->bsc[s] / S->bsw[s];
     S->start[S->nb] = (int) s;
-    S->value[S->nb] = v > 1.0 ? 1.0 : v;
+    S->value[S->nb] = S->bmean[s];
     S->nb++;
   }
   S->ptr[S->k + 1] = (double) S->nb;
@@ -210,6 +335,7 @@ void gi_idr_free(gi_idr_sweep *S)
   free(S->bstart);
   free(S->bsc);
   free(S->bsw);
+  free(S->bmean);
   free(S->stack);
   free(S->ptr);
   free(S->start);
@@ -231,18 +357,30 @@ gi_status gi_idr_begin(gi_idx n, const int *xcode, const int *kcode,
   S->kptr = (gi_idx *) calloc((size_t) K + 2, sizeof(gi_idx));
   S->obs_x = (int *) malloc((size_t) (n > 0 ? n : 1) * sizeof(int));
   if (w != NULL) S->obs_w = (double *) malloc((size_t) (n > 0 ? n : 1) * sizeof(double));
-  S->c = (double *) calloc(mm, sizeof(double));
-  S->W = (double *) calloc(mm, sizeof(double));
+  choose_numbers(S, w, n);
+  size_t nsz = 0, ssz = 0;
+  switch (S->kind) {
+  case NUM_DOUBLE: nsz = sizeof(double); ssz = sizeof(stack_block_d); break;
+  case NUM_XNUM: nsz = sizeof(gi_xnum); ssz = sizeof(stack_block_x); break;
+  case NUM_B2: nsz = sizeof(big2); ssz = sizeof(stack_block_b2); break;
+  case NUM_B4: nsz = sizeof(big4); ssz = sizeof(stack_block_b4); break;
+  case NUM_B8: nsz = sizeof(big8); ssz = sizeof(stack_block_b8); break;
+  case NUM_B16: nsz = sizeof(big16); ssz = sizeof(stack_block_b16); break;
+  default: nsz = sizeof(big34); ssz = sizeof(stack_block_b34); break;
+  }
+  S->c = malloc(mm * nsz);
+  S->W = malloc(mm * nsz);
   S->bits = (uint64_t *) calloc((size_t) (nwords > 0 ? nwords : 1), sizeof(uint64_t));
   S->bend = (gi_idx *) malloc(mm * sizeof(gi_idx));
   S->bstart = (gi_idx *) malloc(mm * sizeof(gi_idx));
-  S->bsc = (double *) malloc(mm * sizeof(double));
-  S->bsw = (double *) malloc(mm * sizeof(double));
-  S->stack = (stack_block *) malloc(mm * sizeof(stack_block));
+  S->bsc = malloc(mm * nsz);
+  S->bsw = malloc(mm * nsz);
+  S->bmean = (double *) malloc(mm * sizeof(double));
+  S->stack = malloc(mm * ssz);
   S->ptr = (double *) calloc((size_t) K + 1, sizeof(double));
   if (!S->kptr || !S->obs_x || (w != NULL && !S->obs_w) || !S->c || !S->W ||
       !S->bits || !S->bend || !S->bstart || !S->bsc || !S->bsw ||
-      !S->stack || !S->ptr) {
+      !S->bmean || !S->stack || !S->ptr) {
     gi_idr_free(S);
     return GI_ERR_NOMEM;
   }
@@ -262,19 +400,20 @@ gi_status gi_idr_begin(gi_idx n, const int *xcode, const int *kcode,
     if (w != NULL) S->obs_w[at] = w[i];
   }
   free(fill);
-  /* W_j in switch-on order, the order in which c_j will grow */
-  gi_idx non = S->kptr[K];
-  for (gi_idx i = 0; i < non; i++)
-    S->W[S->obs_x[i]] += w != NULL ? S->obs_w[i] : 1.0;
-  /* all c = 0: one block */
+  switch (S->kind) {
+  case NUM_DOUBLE: init_sums_d(S); break;
+  case NUM_XNUM: init_sums_x(S); break;
+  case NUM_B2: init_sums_b2(S); break;
+  case NUM_B4: init_sums_b4(S); break;
+  case NUM_B8: init_sums_b8(S); break;
+  case NUM_B16: init_sums_b16(S); break;
+  default: init_sums_b34(S); break;
+  }
   if (m > 0) {
     set_bit(S->bits, 0);
     S->bend[0] = m - 1;
     S->bstart[m - 1] = 0;
-    S->bsc[0] = 0.0;
-    double sw = 0.0;
-    for (gi_idx j = 0; j < m; j++) sw += S->W[j];
-    S->bsw[0] = sw;
+    S->bmean[0] = 0.0;
   }
   *out = S;
   return GI_OK;
@@ -285,8 +424,14 @@ gi_status gi_idr_step(gi_idr_sweep *S, gi_idx work)
   gi_idx done = 0;
   while (S->k < S->K && done < work) {
     gi_idx k = S->k;
-    for (gi_idx i = S->kptr[k]; i < S->kptr[k + 1]; i++) {
-      update(S, S->obs_x[i], S->obs_w != NULL ? S->obs_w[i] : 1.0);
+    switch (S->kind) {
+    case NUM_DOUBLE: threshold_d(S, k); break;
+    case NUM_XNUM: threshold_x(S, k); break;
+    case NUM_B2: threshold_b2(S, k); break;
+    case NUM_B4: threshold_b4(S, k); break;
+    case NUM_B8: threshold_b8(S, k); break;
+    case NUM_B16: threshold_b16(S, k); break;
+    default: threshold_b34(S, k); break;
     }
     done += S->kptr[k + 1] - S->kptr[k] + 1;
     gi_idx before = S->nb;

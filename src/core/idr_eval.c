@@ -21,7 +21,15 @@
  * the last down into a Fenwick tree over j (F_k as the prefix sums of its
  * jumps, one point update per block), and each query is answered when its
  * kappa is reached. O((blocks + queries) log m) in all.
+ *
+ * Range: where the thresholds and observations spread over more than
+ * DBL_MAX / 16 (differences t_{k+1} - t_k, and the CRPS itself, could
+ * overflow), the whole computation runs on them times 2^-4, exact but for
+ * subnormal values (negligible beside that spread), and the results are
+ * scaled back: +Inf where the CRPS exceeds DBL_MAX, which the caller
+ * reports. A CRPS is never negative: rounding below 0 gives 0.
  */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gi_core.h"
@@ -90,9 +98,18 @@ gi_status gi_idr_crps(const gi_idr_view *f, const double *t,
     return GI_ERR_NOMEM;
   }
 
+  /* the scale: 1, or 2^-4 where the spread is near the range's end */
+  double lo = t[0], hi = t[K - 1];
+  for (gi_idx i = 0; i < npred; i++) {
+    if (y[i] < lo) lo = y[i];
+    if (y[i] > hi) hi = y[i];
+  }
+  const double sc = hi * 0.0625 - lo * 0.0625 > DBL_MAX / 256 ? 0.0625 : 1.0;
+#define TS(k) (t[k] * sc)
+
   /* A as a difference array, P the corrections that make C from A */
   for (gi_idx k = 0; k + 1 < K; k++) {
-    double d = t[k + 1] - t[k], prev = 0.0;
+    double d = TS(k + 1) - TS(k), prev = 0.0;
     gi_idx lo = (gi_idx) f->ptr[k], hi = (gi_idx) f->ptr[k + 1];
     for (gi_idx b = lo; b < hi; b++) {
       double v = f->value[b];
@@ -109,17 +126,17 @@ gi_status gi_idr_crps(const gi_idr_view *f, const double *t,
   /* (a), the partial interval and the tails; (b) below */
   for (gi_idx i = 0; i < npred; i++) {
     gi_idx ji = j[i], ka = kappa[i];
-    double l = lam[i], yi = y[i];
+    double l = lam[i], yi = y[i] * sc;
     double s = A[ji];
     if (l != 0.0) {
       double Cj = A[ji] + P[ji];
       s = (1 - l) * (1 - l) * A[ji] + 2 * l * (1 - l) * Cj + l * l * A[ji + 1];
     }
-    if (ka >= 1 && ka <= K - 1 && yi < t[ka]) {
-      s += (t[ka] - yi) * (1 - 2 * gi_idr_G(f, ka - 1, ji, l));
+    if (ka >= 1 && ka <= K - 1 && yi < TS(ka)) {
+      s += (TS(ka) - yi) * (1 - 2 * gi_idr_G(f, ka - 1, ji, l));
     }
-    if (ka == 0 && yi < t[0]) s += t[0] - yi;
-    if (ka == K) s += yi - t[K - 1];
+    if (ka == 0 && yi < TS(0)) s += TS(0) - yi;
+    if (ka == K) s += yi - TS(K - 1);
     out[i] = s;
   }
 
@@ -129,7 +146,7 @@ gi_status gi_idr_crps(const gi_idr_view *f, const double *t,
   for (gi_idx i = 0; i < npred; i++) order[cnt[kappa[i]]++] = i;
   /* now cnt[k] is the end of group k, cnt[k-1] (or 0) its start */
   for (gi_idx k = K - 2; k >= 0; k--) {
-    double d = t[k + 1] - t[k], prev = 0.0;
+    double d = TS(k + 1) - TS(k), prev = 0.0;
     gi_idx lo = (gi_idx) f->ptr[k], hi = (gi_idx) f->ptr[k + 1];
     for (gi_idx b = lo; b < hi; b++) {
       double v = f->value[b];
@@ -137,7 +154,7 @@ gi_status gi_idr_crps(const gi_idr_view *f, const double *t,
       prev = v;
     }
     gi_idx q0 = k > 0 ? cnt[k - 1] : 0, q1 = cnt[k];
-    double tail = t[K - 1] - t[k];
+    double tail = TS(K - 1) - TS(k);
     for (gi_idx q = q0; q < q1; q++) {
       gi_idx i = order[q], ji = j[i];
       double l = lam[i], T = fenwick_sum(tree, ji);
@@ -146,6 +163,11 @@ gi_status gi_idr_crps(const gi_idr_view *f, const double *t,
     }
   }
 
+#undef TS
+  for (gi_idx i = 0; i < npred; i++) {
+    double v = out[i] / sc; /* exact, or +Inf beyond DBL_MAX */
+    out[i] = v < 0.0 ? 0.0 : v;
+  }
   free(A); free(P); free(tree); free(cnt); free(order);
   return GI_OK;
 }

@@ -183,6 +183,21 @@ extern "C" int gi_cuda_calibrate_host(const double *score, const double *outcome
     snprintf(msg, len, "more scores than one device sort takes: prepare them on the CPU");
     return GI_CUDA_RANGE;
   }
+  if (w != NULL) {
+    /* the device pools in plain doubles: weights near either end of the
+     * range (sums that overflow, products w * y that underflow) go to the
+     * CPU, which pools them exactly */
+    double lo = INFINITY, hi = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+      if (w[i] < lo) lo = w[i];
+      if (w[i] > hi) hi = w[i];
+    }
+    if (!(lo >= 0x1p-900) || hi > 0x1p900 / (double) n) {
+      snprintf(msg, len, "weights beyond what the device pooling takes exactly: "
+               "prepare them on the CPU");
+      return GI_CUDA_RANGE;
+    }
+  }
   int grouped = group != NULL && ngroups > 1;
   if (!grouped) ngroups = 1;
   cal_buffers b;

@@ -119,8 +119,8 @@ extern "C" void gi_cuda_idr_result(const int **start, const double **value)
 /* The observations by x, then by switch-on threshold (two counting sorts),
  * with running weights per x. */
 static int sort_observations(const int *xcode, const int *kcode, const double *w,
-                             int64_t n, int64_t m, int64_t K, int64_t *gptr,
-                             int32_t *okc, double *ocw, int *weighted)
+                             int shift, int64_t n, int64_t m, int64_t K,
+                             int64_t *gptr, int32_t *okc, double *ocw, int *weighted)
 {
   int64_t *kcount = (int64_t *) calloc((size_t) K + 1, sizeof(int64_t));
   int64_t *byk = (int64_t *) malloc((size_t) (n > 0 ? n : 1) * sizeof(int64_t));
@@ -137,7 +137,7 @@ static int sort_observations(const int *xcode, const int *kcode, const double *w
     int64_t i = byk[r];
     int64_t p = next[xcode[i]]++;
     okc[p] = kcode[i];
-    ocw[p] = w ? w[i] : 1.0;
+    ocw[p] = w ? ldexp(w[i], -shift) : 1.0; /* exact: no underflow */
   }
   *weighted = 0;
   for (int64_t j = 0; j < m; j++) {
@@ -192,6 +192,24 @@ extern "C" int gi_cuda_idr_host(const int *xcode, const int *kcode, const double
     snprintf(msg, len, "more observations than the device path takes: fit on the CPU");
     return GI_CUDA_RANGE;
   }
+  /* the weights scaled by a power of two, the largest into [1, 2) (the fit
+   * does not change): no running sum overflows; weights spread over more
+   * than 2^900 (whose shares and products the device would round or lose)
+   * go to the CPU, which sums them exactly */
+  int shift = 0;
+  if (w != NULL) {
+    double lo = INFINITY, hi = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+      if (w[i] < lo) lo = w[i];
+      if (w[i] > hi) hi = w[i];
+    }
+    if (!(lo > 0.0) || lo < ldexp(hi, -900)) {
+      snprintf(msg, len, "weights spread beyond what the device path takes exactly: "
+               "fit on the CPU");
+      return GI_CUDA_RANGE;
+    }
+    shift = ilogb(hi);
+  }
   /* slabs of whole thresholds, smaller when the device is short of memory */
   size_t fr = 0, tot = 0;
   if (cudaMemGetInfo(&fr, &tot) != cudaSuccess) fr = 0;
@@ -210,7 +228,7 @@ extern "C" int gi_cuda_idr_host(const int *xcode, const int *kcode, const double
   int weighted = 0;
   int rc = GI_CUDA_OK;
   if (!gptr || !okc || !ocw || !off || !count ||
-      sort_observations(xcode, kcode, w, n, m, K, gptr, okc, ocw, &weighted)) {
+      sort_observations(xcode, kcode, w, shift, n, m, K, gptr, okc, ocw, &weighted)) {
     snprintf(msg, len, "out of host memory while preparing the IDR fit");
     rc = GI_CUDA_NOMEM;
     goto done;
