@@ -22,8 +22,7 @@ abort_input <- function(message, call, arg = NULL, position = NA_real_) {
 
 # A true result beyond the largest double (a sum of weights, a score).
 abort_overflow <- function(message, call) {
-  stop(errorCondition(message, class = c("gpuiso_error_overflow", "gpuiso_error"),
-                      call = call))
+  stop(gpuiso_error("overflow", message, call))
 }
 
 abort_device <- function(message, call) {

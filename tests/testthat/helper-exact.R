@@ -769,7 +769,12 @@ exact_run_calibrate <- function(n, seed = 4L, problems = NULL) {
   }))
   chk <- .check_values(f, ref$z, ref$slack)
   mono <- vapply(res, function(r) inherits(r, "error") || .monotone(r$curves[[1L]]$value, FALSE), NA)
-  expect <- lapply(m, function(k) if (k < 2L) "gpuiso_error_input")
+  # a summed weight of tied scores beyond the doubles cannot be the curve's
+  # `weight`: an overflow error is the right answer there
+  big <- tapply(as.logical(abs(ref$W) >= .q_beyond()), factor(ref$pid, seq_along(problems)), any)
+  expect <- lapply(seq_along(m), function(i) {
+    if (m[i] < 2L) "gpuiso_error_input" else if (isTRUE(big[[i]])) "gpuiso_error_overflow"
+  })
   oc <- .outcomes(res, chk, ref$pid, mono, expect)
   out <- .frame("iso_calibrate", problems, oc, calibrate_call, vapply(res, .msg, ""))
   # the summed weights
@@ -893,7 +898,14 @@ exact_run_idr <- function(n, seed = 6L, problems = NULL) {
     all(vapply(v, .monotone, NA, dec = TRUE)) &&
       all(apply(V, 2L, .monotone, dec = FALSE)) && all(V[nrow(V), ] == 1)
   }, NA)
-  oc <- .outcomes(res, chk, ref$pid, mono)
+  # the summed weight at a covariate value beyond the doubles cannot be the
+  # fit's `weight`: an overflow error is the right answer there
+  expect <- lapply(problems, function(p) {
+    w <- if (is.null(p$w)) rep(1, length(p$x)) else p$w
+    tot <- vapply(split(seq_along(p$x), p$x), function(i) as.logical(sum(.q(w[i])) >= .q_beyond()), NA)
+    if (any(tot)) "gpuiso_error_overflow"
+  })
+  oc <- .outcomes(res, chk, ref$pid, mono, expect)
   out <- .frame("idr", problems, oc, idr_call, vapply(res, .msg, ""))
   out
 }
