@@ -153,8 +153,20 @@ length.gpuiso_idr_pred <- function(x) length(unclass(x)$x)
 `[.gpuiso_idr_pred` <- function(x, i) {
   ux <- unclass(x)
   idx <- seq_along(ux$x)
+  if (missing(i)) return(x)
+  if (!is.null(i) && (!(is.numeric(i) || is.logical(i) || is.character(i)) ||
+                      is.object(i))) {
+    abort_input(sprintf(paste0("The index `i` must be numbers, logical values or ",
+                               "names of predictions, not %s."), describe_type(i)),
+                sys.call(), arg = "i")
+  }
   if (!is.null(ux$names)) names(idx) <- ux$names
-  idr_pred_rows(ux, unname(idx[i]))
+  call <- sys.call()
+  rows <- tryCatch(idx[i], error = function(e) {
+    abort_input(sprintf("The index `i` is not valid: %s", conditionMessage(e)),
+                call, arg = "i")
+  })
+  idr_pred_rows(ux, unname(rows))
 }
 
 #' @export
@@ -214,8 +226,10 @@ plot.gpuiso_idr_pred <- function(x, index = 1L, col = NULL,
   if (is.null(ylab)) ylab <- "CDF"
   if (is.null(col)) col <- grDevices::hcl.colors(max(2L, length(idx)), "Dark 3")[seq_along(idx)]
   col <- rep_len(col, length(idx))
-  pad <- if (length(t) > 1L) 0.04 * diff(range(t)) else 1
-  xlim <- c(t[1L] - pad, t[length(t)] + pad)
+  # a margin of 4 % of the range, within the doubles (halves: no overflow)
+  pad <- if (length(t) > 1L) 0.08 * (t[length(t)] / 2 - t[1L] / 2) else 1
+  big <- .Machine$double.xmax
+  xlim <- c(max(t[1L] - pad, -big), min(t[length(t)] + pad, big))
   graphics::plot(xlim, c(0, 1), type = "n", main = main, xlab = xlab, ylab = ylab, ...)
   graphics::abline(h = c(0, 1), col = "grey80", lty = 3)
   K <- length(t)
