@@ -15,7 +15,8 @@
 #'
 #' @param x,object A `"gpuiso_calibration"` object (for
 #'   `print.summary.gpuiso_calibration()`, its summary).
-#' @param digits Significant digits to print.
+#' @param digits Significant digits to print: a whole number from 1 to 22
+#'   (`NULL` for the default).
 #' @param ... No further arguments: an argument that the method does not
 #'   know is an error that names it.
 #' @return `print()`: `x`, invisibly. `summary()`: an object of class
@@ -43,6 +44,7 @@ NULL
 #' @export
 print.gpuiso_calibration <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   check_dots(..., fn = "print()")
+  digits <- check_digits(digits, sys.call(), max(3L, getOption("digits") - 3L))
   k <- length(x$curves)
   pts <- sum(vapply(x$curves, nrow, 1L))
   steps <- sum(vapply(x$curves, function(cv) count_runs(cv$value), 1))
@@ -133,6 +135,7 @@ scale_weights <- function(w) {
 print.summary.gpuiso_calibration <- function(x, digits = max(3L, getOption("digits") - 3L),
                                              ...) {
   check_dots(..., fn = "print()")
+  digits <- check_digits(digits, sys.call(), max(3L, getOption("digits") - 3L))
   cat(calibration_title(x), "\n", sep = "")
   cat(count_noun(x$n, "score"), ", fitted on the ", toupper(x$device),
       bounds_note(x, digits), "\n", sep = "")

@@ -330,19 +330,33 @@ calibration_missing <- function(v, na.action, call) {
   drop_dim <- function(x) if (is.null(x) || is.null(dim(x))) x else as.vector(x)
   frame <- list(drop_dim(v$outcomes), drop_dim(v$scores))
   nm <- v$names[c("outcome", "score")]
+  args <- c("outcomes", "scores")
   if (!is.null(v$groups)) {
     frame <- c(frame, list(drop_dim(v$groups)))
     nm <- c(nm, v$names[["group"]])
+    args <- c(args, "groups")
   }
   if (!is.null(v$weights)) {
     frame <- c(frame, list(drop_dim(v$weights)))
     nm <- c(nm, "(weights)")
+    args <- c(args, "weights")
   }
   rn <- v$row_names
   if (is.null(rn) || length(rn) != n) rn <- c(NA_integer_, -n)
   frame <- structure(frame, names = make.unique(unname(nm)), class = "data.frame",
                      row.names = rn)
-  res <- apply_na_action(frame, na.action, call)
+  res <- tryCatch(apply_na_action(frame, na.action, call),
+                  gpuiso_error_input = function(e) {
+    # an na.action that refuses missing values (na.fail): say where one is
+    first <- which(!stats::complete.cases(frame))[1L]
+    if (is.na(first) || !startsWith(conditionMessage(e), "Missing values: ")) stop(e)
+    col <- which(vapply(frame, function(f) is.na(f[first]), NA))[1L]
+    abort_input(sprintf(paste0("`%s` has missing values (element %.0f is %s), ",
+                               "and `na.action` refuses them: %s"),
+                        args[col], first, describe_value(frame[[col]][first]),
+                        sub("^Missing values: ", "", conditionMessage(e))),
+                call, arg = args[col], position = first)
+  })
   kept <- res$frame
   if (!is.data.frame(kept) || length(kept) != length(frame)) {
     abort_input("`na.action` must return the data frame it is given, rows removed.", call)

@@ -46,6 +46,7 @@ check_same_length <- function(x, y, xarg, yarg, call) {
 # then one value per element or one per row, shared by the columns).
 check_weights <- function(weights, y, call, single = FALSE) {
   if (is.null(weights)) return(NULL)
+  check_weights_shape(weights, y, call)
   w <- check_values(weights, "weights", call, nonneg = TRUE, single = single)
   if (is.matrix(y) && !is.matrix(weights) && length(w) == nrow(y) &&
       length(w) != length(y)) {
@@ -60,6 +61,20 @@ check_weights <- function(weights, y, call, single = FALSE) {
                         shape, length(y), length(weights)), call)
   }
   w
+}
+
+# A matrix of weights for a matrix `y` has its dimensions: one of the same
+# length but another shape (transposed) would pair weights with the wrong
+# elements.
+check_weights_shape <- function(weights, y, call) {
+  if (is.matrix(y) && is.matrix(weights) && !identical(dim(weights), dim(y))) {
+    abort_input(sprintf(paste0("`weights` must have the dimensions of `y` (%.0f x %.0f), ",
+                               "or be a vector with one weight per row: `weights` is ",
+                               "%.0f x %.0f."),
+                        nrow(y), ncol(y), nrow(weights), ncol(weights)),
+                call, arg = "weights")
+  }
+  invisible()
 }
 
 check_weights_positive <- function(w, offsets, labels, call) {
@@ -86,8 +101,14 @@ resolve_threads <- function() {
 }
 
 # One of `choices`, from an argument whose default is the vector of them.
-check_choice <- function(x, choices, arg, call) {
+# With `partial`, a unique abbreviation stands for its choice (as
+# match.arg() reads it, for arguments that stats' methods take that way).
+check_choice <- function(x, choices, arg, call, partial = FALSE) {
   if (identical(x, choices)) return(choices[[1L]])
+  if (partial && is.character(x) && length(x) == 1L && !is.na(x) && nzchar(x)) {
+    k <- pmatch(x, choices)
+    if (!is.na(k)) return(choices[[k]])
+  }
   if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices) {
     abort_input(sprintf("`%s` must be one of %s, not %s.", arg,
                         paste(encodeString(choices, quote = "\""), collapse = " or "),
@@ -115,3 +136,52 @@ check_label_vector <- function(groups, n, arg, per, call) {
   }
   if (is.factor(groups)) as.character(groups) else as.vector(groups)
 }
+
+# One whole number in [lo, hi] (NULL: `default`), for counts and settings
+# such as `digits`; `what` describes the range in the message.
+check_whole_number <- function(x, arg, call, lo, hi, what, default = NULL) {
+  if (is.null(x) && !is.null(default)) return(default)
+  ok <- is.numeric(x) && !is.object(x) && length(x) == 1L &&
+    !is.na(x) && is.finite(x) && x == trunc(x) && x >= lo && x <= hi
+  if (!isTRUE(ok)) {
+    abort_input(sprintf("`%s` must be %s, not %s.", arg, what, describe_scalar(x)),
+                call, arg = arg)
+  }
+  x
+}
+
+# The significant digits of a print method: a whole number from 1 to 22,
+# as format() takes them; NULL gives the method's default.
+check_digits <- function(digits, call, default) {
+  as.integer(check_whole_number(digits, "digits", call, 1, 22,
+                                "a whole number from 1 to 22 (or NULL)",
+                                default = default))
+}
+
+# A seed for set.seed(): NULL, or a whole number that an integer holds.
+check_seed <- function(seed, call) {
+  if (is.null(seed)) return(NULL)
+  m <- .Machine$integer.max
+  check_whole_number(seed, "seed", call, -m, m,
+                     sprintf("NULL or a whole number from %.0f to %.0f", -m, m))
+}
+
+# A value for a message: the number or string itself when it is one,
+# else what it is.
+describe_scalar <- function(x) {
+  if (length(x) == 1L && !is.object(x) && (is.numeric(x) || is.logical(x))) {
+    return(if (is.logical(x)) deparse(x) else describe_value(x))
+  }
+  if (is.character(x) && length(x) == 1L && !is.object(x)) {
+    return(if (is.na(x)) "NA" else encodeString(x, quote = "\""))
+  }
+  if (is.atomic(x) && !is.object(x) && length(x) != 1L) {
+    return(sprintf("a %s vector of length %.0f",
+                   if (is.numeric(x)) "numeric" else typeof(x), length(x)))
+  }
+  describe_type(x)
+}
+
+# The most bins of pit_hist(): far more than a device can show, and few
+# enough that their breaks and counts take no memory to speak of.
+pit_hist_max_bins <- 1e5

@@ -78,7 +78,8 @@ describe_type <- function(x) {
   if (is.list(x)) return("a list")
   what <- switch(typeof(x), character = "a character vector",
                  complex = "a complex vector", closure = , builtin = ,
-                 special = "a function", paste("an object of type", typeof(x)))
+                 special = "a function", environment = "an environment",
+                 paste("an object of type", typeof(x)))
   what
 }
 

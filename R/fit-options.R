@@ -21,25 +21,32 @@ spearman_negative <- function(x, y) {
 }
 
 # NULL when neither bound is given, else list(y_min, y_max) with the
-# missing one infinite. Bounds are numbers (infinite allowed), y_min <= y_max.
+# missing one infinite (and NULL in y_min, y_max). Bounds are finite
+# numbers, y_min <= y_max; y_min = -Inf and y_max = Inf are no bound (a
+# fit bounded by Inf below or -Inf above would have no finite value).
 check_bounds <- function(y_min, y_max, call) {
-  if (is.null(y_min) && is.null(y_max)) return(NULL)
-  one <- function(v, arg, default) {
-    if (is.null(v)) return(default)
+  one <- function(v, arg, none) {
+    if (is.null(v)) return(none)
     if (!is.numeric(v) || is.object(v) || length(v) != 1L || is.na(v)) {
       abort_input(sprintf("`%s` must be one number (or NULL), not %s.", arg,
                           if (length(v) == 1L) deparse(v) else describe_type(v)),
-                  call)
+                  call, arg = arg)
     }
-    as.double(v)
+    v <- as.double(v)
+    if (is.infinite(v) && v != none) {
+      abort_input(sprintf("`%s` must be finite (or NULL for no bound), not %s.", arg,
+                          describe_value(v)), call, arg = arg)
+    }
+    v
   }
   lo <- one(y_min, "y_min", -Inf)
   hi <- one(y_max, "y_max", Inf)
+  if (lo == -Inf && hi == Inf) return(NULL)
   if (lo > hi) {
     abort_input(sprintf("`y_min` must not exceed `y_max`: %s > %s.",
-                        describe_value(lo), describe_value(hi)), call)
+                        describe_value(lo), describe_value(hi)), call, arg = "y_min")
   }
-  list(y_min = y_min, y_max = y_max, lo = lo, hi = hi)
+  list(y_min = if (lo > -Inf) y_min, y_max = if (hi < Inf) y_max, lo = lo, hi = hi)
 }
 
 # The fit under bounds: the bounded least-squares isotonic fit is the

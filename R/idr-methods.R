@@ -71,11 +71,13 @@ idr_mean_crps <- function(fit) {
 }
 
 #' @rdname gpuiso_idr-methods
-#' @param digits Significant digits of the numbers printed.
+#' @param digits Significant digits of the numbers printed: a whole number
+#'   from 1 to 22 (`NULL` for the default).
 #' @export
 print.summary.gpuiso_idr <- function(x, digits = max(3L, getOption("digits") - 3L),
                                      ...) {
   check_dots(..., fn = "print()")
+  digits <- check_digits(digits, sys.call(), max(3L, getOption("digits") - 3L))
   f <- function(v) format(v, digits = digits)
   rows <- c(
     "Observations" = paste0(format(x$n, scientific = FALSE), idr_na_note(x$na.action)),

@@ -153,8 +153,20 @@ length.gpuiso_idr_pred <- function(x) length(unclass(x)$x)
 `[.gpuiso_idr_pred` <- function(x, i) {
   ux <- unclass(x)
   idx <- seq_along(ux$x)
+  if (missing(i)) return(x)
+  if (!is.null(i) && (!(is.numeric(i) || is.logical(i) || is.character(i)) ||
+                      is.object(i))) {
+    abort_input(sprintf(paste0("The index `i` must be numbers, logical values or ",
+                               "names of predictions, not %s."), describe_type(i)),
+                sys.call(), arg = "i")
+  }
   if (!is.null(ux$names)) names(idx) <- ux$names
-  idr_pred_rows(ux, unname(idx[i]))
+  call <- sys.call()
+  rows <- tryCatch(idx[i], error = function(e) {
+    abort_input(sprintf("The index `i` is not valid: %s", conditionMessage(e)),
+                call, arg = "i")
+  })
+  idr_pred_rows(ux, unname(rows))
 }
 
 #' @export

@@ -45,7 +45,7 @@
 #'   per prediction or one for all (for `pit()`, one per prediction).
 #' @param randomize For `pit()`: randomise at jumps of the CDF?
 #' @param seed For `pit()`: `NULL`, or a seed passed to [set.seed()] before
-#'   the draws.
+#'   the draws (a whole number that an integer holds).
 #' @return `cdf()`, `qpred()`, `bscore()` and `qscore()`: a matrix with one
 #'   row per prediction and one column per threshold or quantile, whose
 #'   column names are the thresholds or quantiles (or their names) and
@@ -75,8 +75,8 @@ NULL
 cdf <- function(predictions, thresholds) {
   call <- sys.call()
   p <- as_idr_pred(predictions, call)
-  idr_cdf_matrix(p, idr_numbers(thresholds, "thresholds", call),
-                 idr_labels(thresholds))
+  z <- idr_numbers(thresholds, "thresholds", call)
+  idr_cdf_matrix(p, z, idr_labels(thresholds))
 }
 
 # The CDFs of predictions p (unclassed) at thresholds z: a matrix, NA rows
@@ -112,8 +112,8 @@ idr_labels <- function(v) {
 qpred <- function(predictions, quantiles) {
   call <- sys.call()
   p <- as_idr_pred(predictions, call)
-  idr_quantile_matrix(p, idr_probabilities(quantiles, call),
-                      idr_labels(quantiles))
+  a <- idr_probabilities(quantiles, call)
+  idr_quantile_matrix(p, a, idr_labels(quantiles))
 }
 
 idr_quantile_matrix <- function(p, a, labels) {
@@ -165,6 +165,7 @@ pit <- function(predictions, y, randomize = TRUE, seed = NULL) {
   p <- as_idr_pred(predictions, call)
   y <- idr_observations(y, length(p$x), call, recycle = FALSE)
   check_flag(randomize, "randomize", call)
+  seed <- check_seed(seed, call)
   out <- rep.int(NA_real_, length(y))
   names(out) <- p$names
   ok <- which(!is.na(p$j) & !is.na(y))
@@ -238,7 +239,9 @@ qscore_values <- function(q, y, a, call) {
 #'
 #' @param pit PIT values, for example from [pit()]. Missing values are left
 #'   out, as [graphics::hist()] does.
-#' @param breaks The number of bins.
+#' @param breaks The number of bins: a whole number from 1 to 100000 (more
+#'   bins than that would be wider than any plot device shows, and their
+#'   breaks alone would take memory without bound).
 #' @param main,xlab,ylab Titles and axis labels.
 #' @param col Fill colour of the bars.
 #' @param ... Passed to [graphics::hist()]: its arguments (`border`,
@@ -263,10 +266,8 @@ pit_hist <- function(pit, breaks = 10, main = "PIT histogram",
     abort_input("`pit` must lie in [0, 1].", call)
   }
   if (!length(v)) abort_input("`pit` must hold at least one value that is not NA.", call)
-  if (!is.numeric(breaks) || length(breaks) != 1L || !is.finite(breaks) ||
-      breaks < 1 || breaks != round(breaks)) {
-    abort_input("`breaks` must be a whole number of bins, at least 1.", call)
-  }
+  check_whole_number(breaks, "breaks", call, 1, pit_hist_max_bins,
+                     sprintf("a whole number of bins from 1 to %.0f", pit_hist_max_bins))
   h <- graphics::hist(v, breaks = seq(0, 1, length.out = breaks + 1L),
                       freq = FALSE, main = main, xlab = xlab, ylab = ylab,
                       col = col, ...)

@@ -15,7 +15,8 @@
 #' coefficients: `coef()` is an error that says what to use.
 #'
 #' @param object,x,Fn A fit from [isoreg()].
-#' @param digits Significant digits to print.
+#' @param digits Significant digits to print: a whole number from 1 to 22
+#'   (`NULL` for the default).
 #' @param ... Not used: an argument a method does not take is an error.
 #' @return `fitted()`, `residuals()`, `knots()`: numeric vectors.
 #'   `summary()`: an object of class `"summary.gpuiso_isoreg"`.
@@ -54,6 +55,7 @@ residuals.gpuiso_isoreg <- function(object, ...) {
 #' @export
 print.gpuiso_isoreg <- function(x, digits = getOption("digits"), ...) {
   check_dots(..., fn = "print()")
+  digits <- check_digits(digits, sys.call(), getOption("digits"))
   cat("Isotonic regression (", describe_fit(x), ") from ",
       paste(deparse(x$call), collapse = " "), "\n", sep = "")
   cat("  ", count_noun(length(x$y), "point"), ", ",
@@ -110,6 +112,7 @@ summary.gpuiso_isoreg <- function(object, ...) {
 #' @export
 print.summary.gpuiso_isoreg <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   check_dots(..., fn = "print()")
+  digits <- check_digits(digits, sys.call(), max(3L, getOption("digits") - 3L))
   cat("Isotonic regression (", if (x$decreasing) "decreasing" else "increasing",
       if (x$weighted) ", weighted", ") on the ", x$device,
       if (identical(x$precision, "single")) " in float32", "\n", sep = "")

@@ -11,7 +11,10 @@
 #'
 #' @param x A fit from [isoreg()].
 #' @param plot.type `"single"`, or `"row.wise"` / `"col.wise"` for two
-#'   panels (one above the other, or side by side).
+#'   panels (one above the other, or side by side); a unique abbreviation
+#'   works, as in stats' plot. Where the cumulative sums of the second panel
+#'   exceed the range of doubles, they are drawn scaled by a power of two,
+#'   which the axis label gives.
 #' @param main,main2 Titles of the plot and of its second panel.
 #' @param xlab,ylab Axis labels; by default the names of the variables.
 #' @param par.fit A list of graphical parameters (`col`, `cex`, `pch`,
@@ -45,7 +48,8 @@ plot.gpuiso_isoreg <- function(x, plot.type = c("single", "row.wise", "col.wise"
                                mgp = if (both) c(1.6, 0.7, 0) else graphics::par("mgp"),
                                grid = length(x$x) < 12L, ...) {
   check_graphics_dots(..., fn = "plot()")
-  plot.type <- match.arg(plot.type)
+  plot.type <- check_choice(plot.type, c("single", "row.wise", "col.wise"),
+                            "plot.type", sys.call(), partial = TRUE)
   both <- plot.type != "single"
   pf <- utils::modifyList(list(col = "red", cex = 1.5, pch = 13, lwd = 1.5),
                           as.list(par.fit))
@@ -65,7 +69,7 @@ plot.gpuiso_isoreg <- function(x, plot.type = c("single", "row.wise", "col.wise"
   }
   o <- if (x$isOrd) seq_len(n) else x$ord
   xx <- x$x[o]
-  x0 <- c(xx[1L] - if (n > 1L) mean(diff(xx)) else 1, xx)
+  x0 <- c(point_before(xx), xx)
   grDevices::dev.hold()
   on.exit(grDevices::dev.flush(), add = TRUE)
   graphics::plot(x0, c(NA, x$y[o]), ..., xlab = xlab, ylab = ylab,
@@ -75,11 +79,12 @@ plot.gpuiso_isoreg <- function(x, plot.type = c("single", "row.wise", "col.wise"
                    pch = pf$pch)
   if (grid) graphics::grid()
   if (both) {
-    w <- if (is.null(x$weights)) 1 else x$weights[o]
-    cy <- if (is.null(x$weights)) x$yc else c(0, cumsum(w * x$y[o]))
-    cf <- c(0, cumsum(w * x$yf))
+    cs <- cumulative_sums(x, o)
+    cy <- cs$cy
+    cf <- cs$cf
     graphics::plot(x0, cy, type = "n", xlab = xlab,
-                   ylab = paste0("cumsum(", if (!is.null(x$weights)) "w * ", ylab, ")"),
+                   ylab = paste0("cumsum(", if (!is.null(x$weights)) "w * ", ylab, ")",
+                                 if (cs$scale != 0) sprintf(" / 2^%.0f", cs$scale)),
                    ylim = range(cy, cf), ...)
     i <- 1L + x$iKnots
     graphics::lines(x0, cf, col = pf$col, lwd = pf$lwd)
@@ -101,6 +106,36 @@ plot.gpuiso_isoreg <- function(x, plot.type = c("single", "row.wise", "col.wise"
     }
   }
   invisible(x)
+}
+
+# The abscissa of the origin of the cumulative sum diagram: one mean step
+# before the first x, as stats' plot has it (the mean step from halves, and
+# the point within the doubles, where x spans the whole range).
+point_before <- function(xx) {
+  n <- length(xx)
+  if (n < 2L) return(xx[1L] - 1)
+  step <- (xx[n] / 2 - xx[1L] / 2) / (n - 1) * 2
+  max(xx[1L] - step, -.Machine$double.xmax)
+}
+
+# The cumulative sums of the data (`cy`, of the weighted data for weighted
+# fits) and of the fit (`cf`), from 0, in the order `o`. Where they exceed
+# the range of doubles they are of the data scaled by 2^-scale (a power of
+# two: the diagram's shape is exact), and `scale` says by how much.
+cumulative_sums <- function(x, o) {
+  w <- if (is.null(x$weights)) 1 else x$weights[o]
+  y <- x$y[o]
+  cy <- if (is.null(x$weights)) x$yc else c(0, cumsum(w * y))
+  cf <- c(0, cumsum(w * x$yf))
+  if (all(is.finite(cy)) && all(is.finite(cf))) return(list(cy = cy, cf = cf, scale = 0))
+  # |y| and |yf| below 2^ey, weights below 2^ew: the scaled sums are at
+  # most the number of points
+  ey <- floor(log2(max(abs(y), abs(x$yf)))) + 1
+  ew <- floor(log2(max(w))) + 1
+  ws <- w * 2^-ew
+  ys <- y * 2^-ey
+  list(cy = c(0, cumsum(ws * ys)), cf = c(0, cumsum(ws * (x$yf * 2^-ey))),
+       scale = ey + ew)
 }
 
 #' @rdname plot.gpuiso_isoreg

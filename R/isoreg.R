@@ -205,19 +205,28 @@ as_plain <- function(x) {
 isoreg_coords <- function(x, y, call) {
   for (a in list(list(x, "x"), list(y, "y"))) {
     v <- a[[1L]]
+    formula <- a[[2L]] == "x" && inherits(v, "formula")
     if (is.character(v) || is.factor(v) || is.function(v) ||
-        is.list(v) && !is.data.frame(v) && a[[2L]] == "y") {
+        is.list(v) && !is.data.frame(v) && a[[2L]] == "y" ||
+        !(is.null(v) || is.atomic(v) || is.list(v) || formula)) {
       abort_input(sprintf("`%s` must be numeric, not %s.", a[[2L]],
-                          describe_type(v)), call)
+                          describe_type(v)), call, arg = a[[2L]])
     }
   }
   if (!is.null(y) && is.atomic(x) && is.null(dim(x)) && is.atomic(y) &&
       is.null(dim(y))) {
     check_same_length(x, y, "x", "y", call)
   }
-  tryCatch(grDevices::xy.coords(x, y, setLab = TRUE),
-           error = function(e) abort_input(conditionMessage(e), call),
-           warning = function(w) abort_input(conditionMessage(w), call))
+  # xy.coords() reads a formula `x` in its environment
+  what <- if (inherits(x, "formula")) {
+    sprintf(paste0("`x` is the formula `%s`, whose variables could not be ",
+                   "found in its environment (`isoreg()` takes no `data`)"),
+            deparse1(x))
+  } else {
+    sprintf("`x`%s could not be read as coordinates", if (is.null(y)) "" else " and `y`")
+  }
+  fail <- function(e) abort_input(paste0(what, ": ", conditionMessage(e)), call, arg = "x")
+  tryCatch(grDevices::xy.coords(x, y, setLab = TRUE), error = fail, warning = fail)
 }
 
 # The variables' names, for printing and plotting (see variable_name()),

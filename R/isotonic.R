@@ -51,7 +51,8 @@
 #'   converted to double. Every value must be finite.
 #' @param weights `NULL` (all weights one), or non-negative finite weights
 #'   of the same shape as `y`; for a matrix `y`, also a vector with one
-#'   weight per row, shared by all columns.
+#'   weight per row, shared by all columns (a matrix of weights must have
+#'   the dimensions of `y`).
 #' @param device `"auto"`, `"cpu"` or `"gpu"`: which engine solves the
 #'   problems. `"auto"` uses the GPU when one can be used and the call has
 #'   at least `getOption("gpuiso.gpu_min_n")` elements in all, the CPU
@@ -73,9 +74,11 @@
 #'   (non-decreasing when it is zero or undefined), as scikit-learn's
 #'   `increasing = "auto"`. The directions chosen are returned as the
 #'   attribute `"decreasing"` (one per problem).
-#' @param y_min,y_max `NULL` (no bound) or a number: bounds on the fitted
-#'   values. The least-squares fit under bounds is the unbounded fit
-#'   clipped to them, exactly, and that is what is returned.
+#' @param y_min,y_max `NULL` (no bound) or a finite number: bounds on the
+#'   fitted values. The least-squares fit under bounds is the unbounded fit
+#'   clipped to them, exactly, and that is what is returned. `y_min = -Inf`
+#'   and `y_max = Inf` are no bound; `y_min = Inf` and `y_max = -Inf` are
+#'   errors.
 #' @param na.rm `FALSE` (the default): a missing value in `y` or `weights`
 #'   is an error. `TRUE`: the elements where either is missing are left out
 #'   of their problems, and their fitted value is `NA`.
@@ -112,6 +115,7 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
       (identical(decreasing, FALSE) || identical(decreasing, TRUE)) &&
       (identical(precision, "double") || identical(precision, c("double", "single"))) &&
       is.null(y_min) && is.null(y_max) &&
+      (identical(na.rm, FALSE) || identical(na.rm, TRUE)) &&
       (identical(device, "cpu") ||
          identical(device, "auto") && length(y) < gpu_min_n())) {
     fit <- .Call(ffi_isotonic_quick, y, weights, decreasing)
@@ -184,6 +188,7 @@ isotonic_present <- function(y, weights, decreasing, device, groups,
       length(w) != n) {
     w <- rep.int(as.vector(w), ncol(y))
   }
+  check_weights_shape(weights, y, call)
   if (!is.null(w) && length(w) != n) check_weights(weights, y, call)
   keep <- !is.na(y)
   if (!is.null(w)) keep <- keep & !is.na(w)

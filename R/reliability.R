@@ -66,6 +66,7 @@ reliability_diagram <- function(forecasts, outcomes,
 #' @export
 print.gpuiso_reliability <- function(x, digits = 4L, ...) {
   check_dots(..., fn = "print()")
+  digits <- check_digits(digits, sys.call(), 4L)
   cat("CORP reliability diagram of ", reliability_of(x), count_noun(x$n, "forecast"),
       " (", format(nrow(x$curve), scientific = FALSE), " distinct)\n", sep = "")
   tab <- data.frame(row.names = c("Brier score", "miscalibration (MCB)",
@@ -94,7 +95,8 @@ reliability_of <- function(x) {
 #' @param x A `"gpuiso_reliability"` object.
 #' @param xlab,ylab,main Axis labels and title; `NULL` for ones made from
 #'   the names of the forecast and outcome variables.
-#' @param digits Significant digits to print.
+#' @param digits Significant digits to print: a whole number from 1 to 22
+#'   (`NULL` for the default).
 #' @param ... For `plot()`, graphical parameters and arguments of
 #'   [plot.default()] (such as `xlim`); anything else, and any argument to
 #'   `print()`, is an error that names it.

@@ -164,6 +164,22 @@ test_that("missing values: na.omit (the default), na.exclude, na.fail", {
                "missing values", class = "gpuiso_error_input")
   expect_error(iso_calibrate(d$score, d$clicked, na.action = na.fail),
                "missing values", class = "gpuiso_error_input")
+  # the message names the argument that holds the first missing value
+  s <- c(0.1, 0.4, 0.35, 0.8, 0.9, 0.2)
+  o <- c(0, 1, 0, 1, 1, 0)
+  e <- expect_error(iso_calibrate(c(s, NA), c(o, 1), na.action = na.fail),
+                    "`scores` has missing values \\(element 7 is NA\\).*na.action",
+                    class = "gpuiso_error_input")
+  expect_identical(e$arg, "scores")
+  expect_identical(e$position, 7L)
+  expect_error(iso_calibrate(c(s, 0.5), c(o, NA), na.action = "na.fail"),
+               "`outcomes` has missing values \\(element 7", class = "gpuiso_error_input")
+  expect_error(iso_calibrate(s, o, weights = c(1, 1, NaN, 1, 1, 1), na.action = na.fail),
+               "`weights` has missing values \\(element 3 is NaN", class = "gpuiso_error_input")
+  expect_error(iso_calibrate(s, o, groups = c("a", NA, "a", "b", "b", "b"), na.action = na.fail),
+               "`groups` has missing values \\(element 2", class = "gpuiso_error_input")
+  expect_error(iso_calibrate(clicked ~ score, data = d, na.action = na.fail),
+               "`scores` has missing values \\(element 3", class = "gpuiso_error_input")
   expect_error(iso_calibrate(d$score, d$clicked, na.action = "no_such_function"),
                "`na.action` must be a function", class = "gpuiso_error_input")
   # without missing values na.fail passes and nothing is recorded

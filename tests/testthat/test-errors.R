@@ -133,4 +133,45 @@ test_that("bins and breaks are whole numbers; an empty PIT sample is an error", 
   expect_error(pit_hist(p, breaks = -1), "`breaks` must be a whole number",
                class = "gpuiso_error_input")
   expect_error(pit_hist(p, breaks = Inf), "`breaks`", class = "gpuiso_error_input")
+  # at most 1e5 bins: more would only exhaust memory (1e9 took 7.5 GB)
+  expect_error(pit_hist(p, breaks = .Machine$double.xmax), "`breaks`.*from 1 to 100000",
+               class = "gpuiso_error_input")
+  expect_error(pit_hist(p, breaks = 1e9), "`breaks`.*from 1 to 100000",
+               class = "gpuiso_error_input")
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_length(pit_hist(p, breaks = 1e5)$counts, 1e5)
 })
+
+test_that("weights of another shape than a matrix y are an error naming `weights`", {
+  m <- matrix(c(3, 1, 2, 5, 4, 6), 3)
+  expect_input_error(isotonic(m, weights = matrix(1, 2, 3)),
+                     "`weights` must have the dimensions of `y` \\(3 x 2\\).*2 x 3")
+  expect_input_error(isotonic(m, weights = matrix(1, 6, 1)), "`weights` must have the dimensions")
+  expect_input_error(isotonic(m, weights = matrix(c(1, NA, 1, 1, 1, 1), 2, 3), na.rm = TRUE),
+                     "`weights` must have the dimensions")
+  expect_input_error(isotonic_vjp(m, grad = m, weights = matrix(1, 2, 3)),
+                     "`weights` must have the dimensions")
+  # the shapes that are fine: the same dimensions, or one weight per row
+  expect_identical(isotonic(m, weights = matrix(1, 3, 2)), isotonic(m))
+  expect_identical(isotonic(m, weights = c(1, 1, 1)), isotonic(m))
+})
+
+test_that("print() methods take digits from 1 to 22, anything else is an error naming it", {
+  fit <- isoreg(c(1, 2, 2, 3, 5), c(1, 3, 2, 2, 6))
+  cal <- iso_calibrate(c(0.1, 0.4, 0.35, 0.8, 0.9, 0.2), c(0, 1, 0, 1, 1, 0))
+  r <- reliability_diagram(c(0.1, 0.4, 0.35, 0.8, 0.9, 0.2), c(0, 1, 0, 1, 1, 0))
+  fi <- idr(c(1, 3, 2, 5, 4, 6), c(1, 2, 2, 3, 4, 5))
+  objects <- list(fit, summary(fit), cal, summary(cal), r, summary(fi))
+  bad <- list(NA, NaN, Inf, -Inf, .Machine$double.xmax, -.Machine$double.xmax, 0, -1,
+              0.5, 23, 1e9, numeric(0), c(3, 4), list(1), 1i, "3", TRUE, factor(3))
+  for (o in objects) {
+    for (d in bad) {
+      expect_error(print(o, digits = d), "`digits` must be a whole number from 1 to 22",
+                   class = "gpuiso_error_input")
+    }
+    for (d in list(1, 3L, 22, NULL)) expect_output(print(o, digits = d))
+  }
+  expect_output(print(fit, digits = 2), "fitted values from 1 to 6")
+})
+

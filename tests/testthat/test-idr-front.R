@@ -466,3 +466,44 @@ test_that("stats generics: nobs, fitted and knots work; coef, logLik and residua
   expect_input_error(residuals(fit), "no residuals.*`crps\\(\\)`.*`pit\\(\\)`")
   expect_input_error(resid(fit), "no residuals")
 })
+
+test_that("thresholds, quantiles, seed and the index `i` of bad types are errors naming them", {
+  fit <- idr(c(1, 3, 2, 5, 4, 6), c(1, 2, 2, 3, 4, 5))
+  p <- predict(fit, c(0, 1.5, 3, 9))
+  # a function was coerced to labels before it was checked
+  expect_input_error(cdf(p, thresholds = sum), "`thresholds` must be numeric, not a function")
+  expect_input_error(qpred(p, quantiles = sum), "`quantiles` must be numeric, not a function")
+  expect_input_error(bscore(p, thresholds = sum, y = 2), "`thresholds` must be numeric")
+  # the seed: NULL or a whole number that an integer holds
+  for (s in list(NA, NaN, Inf, -Inf, .Machine$double.xmax, -.Machine$double.xmax,
+                 numeric(0), c(1, 2), list(1), "3", 1i, 2.5, 2^31, TRUE, factor(3))) {
+    expect_input_error(pit(p, rep(2, 4), seed = s), "`seed` must be NULL or a whole number")
+  }
+  expect_identical(pit(p, rep(2, 4), seed = 3), pit(p, rep(2, 4), seed = 3L))
+  expect_identical(pit(p, rep(2, 4), seed = -2147483647), pit(p, rep(2, 4), seed = -2147483647L))
+  # subsetting: lists and factors are not indices, and R's own errors are ours
+  e <- expect_input_error(p[list(1)], "The index `i` must be numbers.*not a list")
+  expect_identical(e$arg, "i")
+  expect_input_error(p[factor(1)], "The index `i`.*factor")
+  expect_input_error(p[sum], "The index `i`.*function")
+  expect_input_error(p[c(-1, 1)], "The index `i` is not valid")
+  expect_identical(p[], p)
+  expect_identical(unclass(p[NULL])$x, numeric(0))
+  expect_identical(unclass(p[2:3])$x, c(1.5, 3))
+})
+
+test_that("fits and predictions at the ends of the doubles plot", {
+  big <- .Machine$double.xmax
+  fit <- idr(c(big, -big, 1e-300, 5e-324, 1e300, 0), c(1e308, -1e308, 5e-324, 0, 1, -5e-324),
+             weights = c(1e308, 5e-324, 1, 1e-300, 1e300, 1))
+  pred <- predict(fit, c(-1e308, 0, 1e308, NA))
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_identical(plot(fit), fit)
+  expect_identical(plot(fit, type = "cdf", at = c(-1e308, 1e300)), fit)
+  expect_identical(plot(pred), pred)
+  expect_identical(plot(pred, index = 1:4), pred)
+  expect_identical(plot(pred[c(1, 9, NA)]), pred[c(1, 9, NA)])
+  usr <- par("usr")
+  expect_true(all(is.finite(usr)))
+})

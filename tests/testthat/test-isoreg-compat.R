@@ -155,7 +155,7 @@ test_that("plot() takes stats' arguments with stats' meaning", {
                class = "gpuiso_error_input")
   expect_error(plot(f, bogus = 1), "`bogus`", class = "gpuiso_error_input")
   expect_error(lines(f, bogus = 1), "`bogus`", class = "gpuiso_error_input")
-  expect_error(plot(f, plot.type = "diagonal"), "should be one of")
+  expect_error(plot(f, plot.type = "diagonal"), "`plot.type` must be one of", class = "gpuiso_error_input")
   # stats' own methods read the fit
   expect_silent(stats:::plot.isoreg(f, plot.type = "row.wise"))
   expect_silent(stats:::lines.isoreg(f))

@@ -231,3 +231,57 @@ test_that("an empty fit plots an empty frame", {
   expect_invisible(plot(f))
   expect_identical(plot(f), f)
 })
+
+test_that("a bad plot.type is a classed error naming it; abbreviations still work", {
+  f <- isoreg(c(1, 2, 2, 3, 5), c(1, 3, 2, 2, 6))
+  pdf(NULL)
+  on.exit(dev.off())
+  for (p in list("bogus", NA, NA_character_, "", 1, c("col.wise", "row.wise", "single"),
+                 "SINGLE", TRUE, list("single"), NULL)) {
+    expect_error(plot(f, plot.type = p), "`plot.type` must be one of",
+                 class = "gpuiso_error_input")
+  }
+  expect_no_error(plot(f, plot.type = "si"))
+  expect_no_error(plot(f, plot.type = "col.wise"))
+})
+
+test_that("fits at the ends of the doubles plot both panels, the sums scaled", {
+  big <- .Machine$double.xmax
+  fx <- isoreg(1:5, c(big, -big, big, 5e-324, -1e300),
+               weights = c(1e-300, 1, 1e300, 5e-324, 1))
+  fu <- isoreg(1:4, c(big, big, -big, big))
+  fw <- isoreg(c(big, -big, 5e-324, -5e-324, 0), c(3, 1, 2, 5, 4))
+  pdf(NULL)
+  on.exit(dev.off())
+  for (f in list(fx, fu, fw)) {
+    for (pt in c("single", "row.wise", "col.wise")) expect_no_error(plot(f, plot.type = pt))
+  }
+  # the diagram of the scaled sums: finite, and the axis says the scale
+  o <- seq_along(fx$y)
+  cs <- gpuiso:::cumulative_sums(fx, o)
+  expect_true(all(is.finite(c(cs$cy, cs$cf))))
+  expect_gt(cs$scale, 0)
+  expect_equal(cs$cf[length(cs$cf)], cs$cy[length(cs$cy)])
+  # sums within the doubles are not scaled
+  f <- isoreg(c(1, 2, 2, 3, 5), c(1, 3, 2, 2, 6))
+  expect_identical(gpuiso:::cumulative_sums(f, f$ord)$scale, 0)
+  expect_identical(gpuiso:::cumulative_sums(f, f$ord)$cy, f$yc)
+  # the origin of the diagram stays within the doubles
+  expect_identical(gpuiso:::point_before(c(-big, big)), -big)
+  expect_identical(gpuiso:::point_before(c(1, 2, 4)), -0.5)
+})
+
+test_that("x that cannot be coordinates is an error naming `x`", {
+  expect_error(isoreg(x = globalenv()), "`x` must be numeric, not an environment",
+               class = "gpuiso_error_input")
+  expect_error(isoreg(x = quote(a + b)), "`x`", class = "gpuiso_error_input")
+  f <- local({
+    no_such_y ~ no_such_x
+  })
+  expect_error(isoreg(x = f),
+               "`x` is the formula `no_such_y ~ no_such_x`, whose variables could not be found",
+               class = "gpuiso_error_input")
+  # a formula whose variables exist is read as stats::isoreg() reads it
+  d <- local({ u <- c(1, 2, 3); v <- c(1, 3, 2); v ~ u })
+  expect_identical(isoreg(x = d)$yf, isoreg(c(1, 2, 3), c(1, 3, 2))$yf)
+})

@@ -87,3 +87,38 @@ test_that("decreasing = \"auto\" takes the direction of Spearman's correlation",
   expect_error(isotonic(up, decreasing = "down"), "TRUE, FALSE or \"auto\"",
                class = "gpuiso_error_input")
 })
+
+test_that("a bad na.rm is an error on the fast path too", {
+  y <- c(3, 1, 2, 5, 4)
+  w <- c(1, 2, 1, 1, 3)
+  for (v in list(NA, "yes", c(TRUE, FALSE), NULL, list(TRUE), logical(0), NaN,
+                 "auto", factor("TRUE"))) {
+    # a plain vector with device = "cpu" takes the fast path in C
+    expect_error(isotonic(y, w, na.rm = v), "`na.rm` must be TRUE or FALSE",
+                 class = "gpuiso_error_input")
+    expect_error(isotonic(y, na.rm = v, device = "cpu"), "`na.rm` must be TRUE or FALSE",
+                 class = "gpuiso_error_input")
+  }
+  expect_identical(isotonic(y, w, na.rm = TRUE), isotonic(y, w))
+})
+
+test_that("infinite bounds: -Inf below and Inf above are no bound, the others errors", {
+  y <- c(3, 1, 2, 5, 4)
+  expect_identical(isotonic(y, y_min = -Inf), isotonic(y))
+  expect_identical(isotonic(y, y_min = -Inf, y_max = Inf), isotonic(y))
+  expect_identical(isotonic(y, y_min = 2, y_max = Inf), pmax(isotonic(y), 2))
+  for (f in list(isotonic, function(y, ...) isoreg(seq_along(y), y, ...))) {
+    expect_error(f(y, y_min = Inf), "`y_min` must be finite.*not Inf",
+                 class = "gpuiso_error_input")
+    expect_error(f(y, y_max = -Inf), "`y_max` must be finite.*not -Inf",
+                 class = "gpuiso_error_input")
+    expect_error(f(y, y_min = Inf, y_max = Inf), "`y_min`", class = "gpuiso_error_input")
+  }
+  expect_error(isotonic(c(1, NA, 2), y_min = Inf, na.rm = TRUE), "`y_min` must be finite",
+               class = "gpuiso_error_input")
+  fit <- isoreg(1:5, y, y_min = -Inf, y_max = Inf)
+  expect_null(fit$y_min)
+  expect_null(fit$y_max)
+  expect_identical(fit$yf, isoreg(1:5, y)$yf)
+  expect_identical(isoreg(1:5, y, y_min = -Inf, y_max = 4)$y_max, 4)
+})
