@@ -47,9 +47,11 @@
 #' too: only their order enters the fit. The summed `weight` at a covariate
 #' value is exact and correctly rounded; where it exceeds the largest
 #' double, `idr()` stops with an error of class `"gpuiso_error_overflow"`
-#' (dividing all weights by a constant gives the same fit). On the GPU,
-#' weights spread over more than \eqn{2^{900}}{2^900} are fitted on the CPU,
-#' and the GPU's CDF values are those of the CPU up to rounding.
+#' (dividing all weights by a constant gives the same fit). The GPU sums
+#' weights in plain doubles: zero weights, or weights spread over more than
+#' \eqn{2^{30}}{2^30}, are fitted on the CPU, and otherwise the GPU's CDF
+#' values are those of the CPU up to rounding (identical for unit weights
+#' in the tests).
 #'
 #' @section The representation:
 #' The fit at threshold \eqn{k} is a step function of the covariate index

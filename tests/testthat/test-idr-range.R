@@ -400,11 +400,15 @@ test_that("the GPU paths: equal extreme weights stay on the device, spread ones 
     expect_identical(g$device, "gpu")
     expect_equal(dense(g), dense(ref), tolerance = 1e-12)
   }
-  # weights spread over more than 2^900: fitted on the CPU, exactly
-  w <- runif(n) * 2^sample(c(-1000, 0), n, replace = TRUE)
-  g <- idr(y, x, weights = w, device = "gpu")
-  expect_identical(g$device, "cpu")
-  expect_identical(g$value, idr(y, x, weights = w, device = "cpu")$value)
+  # weights spread over more than 2^30: fitted on the CPU, exactly
+  for (e in c(-1000, -40)) {
+    w <- (1 + runif(n)) * 2^sample(c(e, 0), n, replace = TRUE)
+    g <- idr(y, x, weights = w, device = "gpu")
+    expect_identical(g$device, "cpu")
+    expect_identical(g$value, idr(y, x, weights = w, device = "cpu")$value)
+  }
+  w <- (1 + runif(n)) * 2^sample(c(-20, 0), n, replace = TRUE)
+  expect_identical(idr(y, x, weights = w, device = "gpu")$device, "gpu")
   # calibration: such weights are pooled on the CPU, exactly
   s <- round(runif(n), 2)
   o <- rbinom(n, 1, s)
