@@ -383,12 +383,24 @@ is_own_na_action <- function(na.action) {
 # Sorted, pooled and fitted on the GPU: list(score, value, weight, offsets,
 # device), or NULL when the CPU must prepare the points instead.
 gpu_calibrate <- function(scores, outcomes, weights, g) {
+  if (!sums_exact_in_doubles(outcomes, weights)) return(NULL)
   res <- .Call(ffi_gpu_calibrate, scores, outcomes, weights, g$code,
                length(g$labels))
   # a failure of the engine is raised in C; "range": the CPU prepares them
   if (identical(res$status, "range")) return(NULL)
   res$device <- "gpu"
   res
+}
+
+# Whether plain double sums of the weights, and of weights times outcomes,
+# are exact in any order: outcomes 0 or 1, and weights NULL or whole
+# multiples of a power of two whose total stays below 2^53 of it (C, one
+# pass). The GPU pools tied scores and sums IDR's weights in plain doubles;
+# other data go to the CPU, whose sums are exact (the calibration fit
+# itself still runs on the GPU).
+sums_exact_in_doubles <- function(outcomes = NULL, weights = NULL) {
+  if (!is.null(outcomes) && !all(outcomes == 0 | outcomes == 1)) return(FALSE)
+  .Call(ffi_sums_exact, if (is.null(weights)) NULL else as.double(weights))
 }
 
 # One data frame per group (no copies for a single curve).

@@ -48,10 +48,11 @@
 #' value is exact and correctly rounded; where it exceeds the largest
 #' double, `idr()` stops with an error of class `"gpuiso_error_overflow"`
 #' (dividing all weights by a constant gives the same fit). The GPU sums
-#' weights in plain doubles: zero weights, or weights spread over more than
-#' \eqn{2^{30}}{2^30}, are fitted on the CPU, and otherwise the GPU's CDF
-#' values are those of the CPU up to rounding (identical for unit weights
-#' in the tests).
+#' weights in plain doubles, which is exact for whole-number weights
+#' summing to less than \eqn{2^{53}}{2^53}: other weights are fitted on the
+#' CPU (the fit's `device` says so). The GPU's CDF values are block means
+#' of shares rounded per covariate value, those of the CPU up to that
+#' rounding (identical in the differential tests).
 #'
 #' @section The representation:
 #' The fit at threshold \eqn{k} is a step function of the covariate index
@@ -240,9 +241,12 @@ idr_engine <- function(xcode, kcode, w, m, K, device) {
 # slabs, and only their blocks come back; beyond what the device path takes
 # (2^31 observations) the CPU fits.
 idr_fit_gpu <- function(xcode, kcode, w, m, K) {
-  res <- .Call(ffi_gpu_idr, xcode, kcode, w, as.double(m), as.double(K))
-  # a failure of the engine is raised in C; "range": the CPU fits instead
-  if (!identical(res$status, "range")) return(res[c("ptr", "start", "value")])
+  # the device sums weights in plain doubles: exact only for whole numbers
+  if (sums_exact_in_doubles(weights = w)) {
+    res <- .Call(ffi_gpu_idr, xcode, kcode, w, as.double(m), as.double(K))
+    # a failure of the engine is raised in C; "range": the CPU fits instead
+    if (!identical(res$status, "range")) return(res[c("ptr", "start", "value")])
+  }
   res <- .Call(ffi_idr_fit, xcode, kcode, w, as.double(m), as.double(K))
   c(res, list(device = "cpu"))
 }

@@ -1,4 +1,7 @@
 /* .Call glue for the input scans behind the R layer's error messages. */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include "gpuiso.h"
 
 /* 1-based position of the first non-finite (or, with `nonneg`, negative)
@@ -29,4 +32,35 @@ SEXP ffi_first_outside_unit(SEXP x)
   for (R_xlen_t i = 0; i < n; i++)
     if (!(px[i] >= 0.0 && px[i] <= 1.0)) return Rf_ScalarReal((double) i + 1);
   return Rf_ScalarReal(0.0);
+}
+
+/* TRUE when plain double sums of the weights (NULL: ones), in any order
+ * and at any power-of-two scale, are exact: every positive weight a whole
+ * multiple of the finest one's lowest bit, 2^e, and their total below
+ * 2^(52 + e). With outcomes 0 or 1 the sums of weights times outcomes are
+ * sums of weights too. The GPU's pooling and IDR sums are plain doubles. */
+SEXP ffi_sums_exact(SEXP w)
+{
+  if (Rf_isNull(w)) return Rf_ScalarLogical(TRUE);
+  if (TYPEOF(w) != REALSXP) gi_internal_error("w must be a double vector");
+  const double *x = REAL(w);
+  R_xlen_t n = Rf_xlength(w);
+  int elo = INT_MAX;
+  double total = 0.0;
+  for (R_xlen_t i = 0; i < n; i++) {
+    if (!(x[i] > 0.0)) continue;
+    int e;
+    /* the significand as a 53-bit integer; its trailing zeros */
+    uint64_t m = (uint64_t) ldexp(frexp(x[i], &e), 53);
+    int tz = 0;
+    while ((m & 1u) == 0u) {
+      m >>= 1;
+      tz++;
+    }
+    int low = e - 53 + tz;
+    if (low < elo) elo = low;
+    total += x[i];
+  }
+  if (elo == INT_MAX) return Rf_ScalarLogical(TRUE);
+  return Rf_ScalarLogical(total < ldexp(1.0, 52 + elo));
 }

@@ -101,6 +101,7 @@ SEXP ffi_gpu_release(void);
 SEXP ffi_as_single(SEXP x);
 SEXP ffi_first_beyond_single(SEXP x, SEXP weights);
 SEXP ffi_first_outside_unit(SEXP x);
+SEXP ffi_sums_exact(SEXP w);
 SEXP ffi_pool_sorted(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
                      SEXP ngroups, SEXP ord, SEXP want_run_of);
 SEXP ffi_gpu_calibrate(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,

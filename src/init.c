@@ -22,6 +22,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_as_single, 1),
   CALLDEF(ffi_first_beyond_single, 2),
   CALLDEF(ffi_first_outside_unit, 1),
+  CALLDEF(ffi_sums_exact, 1),
   CALLDEF(ffi_pool_sorted, 7),
   CALLDEF(ffi_gpu_calibrate, 5),
   CALLDEF(ffi_gpu_idr, 5),

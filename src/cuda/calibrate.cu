@@ -34,17 +34,14 @@ struct run_key {
   }
 };
 
-/* Sums in pairs: the outcomes and weights are not negative, so the
- * double-double sums keep about 104 bits in any order of the reduction,
- * and the pooled weight and mean are rounded once, as the CPU's. */
 struct run_sum {
-  dd wy, w;
+  double wy, w;
 };
 
 struct run_add {
   __device__ __forceinline__ run_sum operator()(const run_sum &a, const run_sum &b) const
   {
-    return run_sum{dd_add(a.wy, b.wy), dd_add(a.w, b.w)};
+    return run_sum{a.wy + b.wy, a.w + b.w};
   }
 };
 
@@ -79,7 +76,7 @@ __global__ void cal_runs_input(const uint64_t *skey, const uint32_t *perm,
   uint32_t e = perm[j];         /* the input element */
   double wi = w ? w[e] : 1.0;
   key[i] = run_key{skey[j], pos ? (int32_t) gkey[i] : 1};
-  val[i] = run_sum{two_prod(wi, y[e]), dd_make(wi)};
+  val[i] = run_sum{wi * y[e], wi};
 }
 
 /* Pooled points, and where each group's points start (every group code
@@ -90,8 +87,8 @@ __global__ void cal_points(const run_key *key, const run_sum *sum, const int64_t
   int64_t r = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= *nruns) return;
   score[r] = key_score(key[r].s);
-  value[r] = dd_div(sum[r].wy, sum[r].w);
-  weight[r] = sum[r].w.hi + sum[r].w.lo;
+  value[r] = sum[r].wy / sum[r].w;
+  weight[r] = sum[r].w;
   if (r == 0 || key[r].g != key[r - 1].g) gstart[key[r].g - 1] = r;
 }
 
@@ -187,18 +184,15 @@ extern "C" int gi_cuda_calibrate_host(const double *score, const double *outcome
     return GI_CUDA_RANGE;
   }
   if (w != NULL) {
-    /* the device pools in double-double: weights near either end of the
-     * range (sums that overflow, products w * y whose rounding error
-     * underflows) go to the CPU, which pools them exactly */
+    /* the device pools in plain doubles: weights near either end of the
+     * range (sums that overflow, products w * y that underflow) go to the
+     * CPU, which pools them exactly */
     double lo = INFINITY, hi = 0.0;
     for (int64_t i = 0; i < n; i++) {
       if (w[i] < lo) lo = w[i];
       if (w[i] > hi) hi = w[i];
     }
-    double ylo = INFINITY;
-    for (int64_t i = 0; i < n; i++)
-      if (outcome[i] != 0.0 && outcome[i] < ylo) ylo = outcome[i];
-    if (!(lo >= 0x1p-800) || hi > 0x1p900 / (double) n || ylo < 0x1p-150) {
+    if (!(lo >= 0x1p-900) || hi > 0x1p900 / (double) n) {
       snprintf(msg, len, "weights beyond what the device pooling takes exactly: "
                "prepare them on the CPU");
       return GI_CUDA_RANGE;

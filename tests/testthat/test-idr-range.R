@@ -394,12 +394,14 @@ test_that("the GPU paths: equal extreme weights stay on the device, spread ones 
   y <- round(rgamma(n, 2 + 3 * x), 1)
   ref <- idr(y, x, device = "cpu")
   dense <- function(f) unname(cdf(predict(f, f$x), f$thresholds))
-  for (w0 in c(1e-200, tiny, 1e308 / n)) {
+  for (w0 in c(2^-700, 2^-1070, 2^1010)) {
     # the host scales the weights by a power of two: the unweighted fit
     g <- idr(y, x, weights = rep(w0, n), device = "gpu")
     expect_identical(g$device, "gpu")
     expect_equal(dense(g), dense(ref), tolerance = 1e-12)
   }
+  # equal weights whose sums round in plain doubles: the CPU
+  expect_identical(idr(y, x, weights = rep(1e-200, n), device = "gpu")$device, "cpu")
   # weights spread over more than 2^30: fitted on the CPU, exactly
   for (e in c(-1000, -40)) {
     w <- (1 + runif(n)) * 2^sample(c(e, 0), n, replace = TRUE)
@@ -407,9 +409,13 @@ test_that("the GPU paths: equal extreme weights stay on the device, spread ones 
     expect_identical(g$device, "cpu")
     expect_identical(g$value, idr(y, x, weights = w, device = "cpu")$value)
   }
+  # whole-number weights stay on the device, others (sums not exact in
+  # plain doubles) go to the CPU
+  expect_identical(idr(y, x, weights = sample(1:5, n, TRUE), device = "gpu")$device, "gpu")
   w <- (1 + runif(n)) * 2^sample(c(-20, 0), n, replace = TRUE)
-  expect_identical(idr(y, x, weights = w, device = "gpu")$device, "gpu")
-  # calibration: such weights are pooled on the CPU, exactly
+  expect_identical(idr(y, x, weights = w, device = "gpu")$device, "cpu")
+  # calibration: such weights are pooled on the CPU, exactly (the fit runs
+  # on the GPU)
   s <- round(runif(n), 2)
   o <- rbinom(n, 1, s)
   cg <- iso_calibrate(s, o, weights = w, device = "gpu")$curves[[1]]
@@ -420,4 +426,22 @@ test_that("the GPU paths: equal extreme weights stay on the device, spread ones 
   # and weights of 1e308 on tied scores: an overflow error, not Inf
   expect_error(iso_calibrate(c(0.1, 0.1, 0.2, 0.3), c(0, 1, 1, 1), weights = rep(1e308, 4),
                              device = "gpu"), class = "gpuiso_error_overflow")
+})
+
+test_that("the GPU takes weights only where its plain double sums are exact", {
+  exact <- gpuiso:::sums_exact_in_doubles
+  expect_true(exact())
+  expect_true(exact(weights = c(1, 2, 3)))
+  expect_true(exact(weights = c(2^52, 2^52)))
+  expect_true(exact(weights = c(5e-324, 1e-323, 0)))
+  expect_true(exact(weights = rep(2^-700, 1000)))
+  expect_false(exact(weights = rep(1e-200, 5)))   # full significands: 5 of them round
+  expect_false(exact(weights = c(0.1, 0.2)))
+  expect_false(exact(weights = c(1, 2^-60)))
+  expect_false(exact(weights = c(2^52, 2^52, 1))) # the total needs 54 bits
+  expect_true(exact(c(0, 1, 1)))
+  expect_false(exact(c(0, 0.5)))
+  expect_true(exact(c(0, 1), c(0.5, 0.25)))
+  # what those sums are for: a plain double sum of the first is exact
+  expect_identical(sum(rep(2^-700, 1000)), 1000 * 2^-700)
 })
