@@ -209,15 +209,16 @@ qscore <- function(predictions, quantiles, y) {
   qscore_values(q, y, a, call)
 }
 
-# 2 (1{q > y} - a)(q - y), also where q - y overflows: there from halves
-# (exact for such large values), and an error where the score itself is
-# beyond the largest double.
+# 2 (1{q > y} - a)(q - y), also where q - y or the product overflows:
+# there from halves (exact for such large values), and an error where the
+# score itself is beyond the largest double.
 qscore_values <- function(q, y, a, call) {
   y <- matrix(y, nrow(q), ncol(q))
   s <- (q > y) - a
   d <- q - y
   out <- 2 * s * d
-  big <- which(is.infinite(d))
+  # q - y, or twice its share, beyond the largest double
+  big <- which(is.infinite(d) | is.infinite(out))
   if (length(big)) {
     out[big] <- 4 * s[big] * (q[big] / 2 - y[big] / 2)
     bad <- big[is.infinite(out[big])]

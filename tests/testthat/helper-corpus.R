@@ -793,6 +793,26 @@ corpus_check_isotonic <- function(res, a) {
 # An overflow error where a value was expected is right when the exact
 # result is beyond double's range: for the backward pass, decided exactly.
 corpus_true_overflow <- function(case, a) {
+  if (identical(case$check, "corpus_check_qscore") && exact_available()) {
+    # 2 (1{q > y} - alpha)(q - y), exactly, beyond the largest double?
+    q <- tryCatch(qpred(a[["predictions"]], a[["quantiles"]]), error = function(e) NULL)
+    y <- a[["y"]]
+    if (is.null(q) || !is.numeric(y)) return(FALSE)
+    al <- matrix(a[["quantiles"]], nrow(q), ncol(q), byrow = TRUE)
+    y <- matrix(y, nrow(q), ncol(q))
+    ok <- is.finite(q) & is.finite(y)
+    if (!any(ok)) return(FALSE)
+    s <- .q(as.double((q[ok] > y[ok]))) - .q(al[ok])
+    return(any(as.logical(abs(2 * s * (.q(q[ok]) - .q(y[ok]))) >= .q_beyond())))
+  }
+  if (identical(case$check, "corpus_check_idr") && exact_available()) {
+    # the summed weight at a covariate value beyond the largest double
+    x <- a[["X"]]
+    w <- a[["weights"]]
+    if (!is.numeric(x) || is.matrix(x) || !is.numeric(w) || length(w) != length(x)) return(FALSE)
+    tot <- vapply(split(w, x), function(v) as.logical(sum(.q(v)) >= .q_beyond()), NA)
+    return(any(tot))
+  }
   if (!identical(case$check, "corpus_check_vjp") || !exact_available()) return(FALSE)
   yv <- .plain(a[["y"]]); gv <- .plain(a[["grad"]])
   wv <- if (!is.null(a[["weights"]])) .plain(a[["weights"]])
