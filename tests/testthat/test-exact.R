@@ -5,7 +5,11 @@
 # the package and by the exact reference of helper-exact.R, each fitted
 # value held to the engine's accuracy rule (2 ulp of the exact block mean +
 # 2^-100 of the block's mean |y|), an exact result beyond double's range to
-# an error of class "gpuiso_error_overflow".
+# an error of class "gpuiso_error_overflow". Where a fit's blocks differ
+# from the exact ones (a block whose sum cancels below what double-double
+# sums carry can be decided either way), it passes only if it satisfies the
+# optimality conditions within that rule on its own blocks (.kkt_ok()); the
+# backward pass is checked on the forward pass's blocks, which it uses.
 #
 # NOT_CRAN: 41,000 problems (20,000 for isotonic(), the first 5,000 of them
 # also solved as matrix columns and as groups of ragged batches); on CRAN
