@@ -39,6 +39,25 @@ static inline double two_prod_err(double a, double b, double p)
 #endif
 }
 
+/* a * b == return + *err exactly, barring over- and underflow. */
+static inline double two_prod(double a, double b, double *err)
+{
+  double p = a * b;
+  *err = two_prod_err(a, b, p);
+  return p;
+}
+
+/* The window in which the fast passes (pava.c, vjp.c) and the GPU engine
+ * are exact to their rule: nonzero magnitudes in [2^-200, 2^200]. Products
+ * then lie in [2^-400, 2^400] with their rounding errors above 2^-460,
+ * and sums of up to 2^63 of them and their cross products with weights
+ * stay well inside the normal range. 1 for a value outside it. */
+static inline int outside_window(double a)
+{
+  a = fabs(a);
+  return (a > 0x1p200) | ((a < 0x1p-200) & (a != 0.0));
+}
+
 /* (hi + lo) * 2^e; zero is hi = lo = 0, e = 0. */
 typedef struct {
   double hi, lo;

@@ -28,6 +28,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include "dd.h" /* two_sum(), two_prod() */
 
 typedef struct {
   double h, l;
@@ -44,31 +45,6 @@ typedef struct {
 
 #define GI_XSTEP 256
 #define GI_XBIG 0x1p192
-
-/* a + b == *s + *t exactly (Knuth's two-sum). */
-static GI_XINLINE void gi_two_sum(double a, double b, double *s, double *t)
-{
-  double u = a + b, bb = u - a;
-  *t = (a - (u - bb)) + (b - bb);
-  *s = u;
-}
-
-/* a * b == return + *err exactly, barring underflow and overflow: a fused
- * multiply-add where the target has one, else Dekker's product (the
- * operands here are at most about 2^192, far from the split's overflow). */
-static GI_XINLINE double gi_two_prod(double a, double b, double *err)
-{
-  double p = a * b;
-#ifdef FP_FAST_FMA
-  *err = fma(a, b, -p);
-#else
-  const double split = 134217729.0; /* 2^27 + 1 */
-  double ca = split * a, ah = ca - (ca - a), al = a - ah;
-  double cb = split * b, bh = cb - (cb - b), bl = b - bh;
-  *err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-#endif
-  return p;
-}
 
 /* The nearest multiple of GI_XSTEP to k. */
 static inline int gi_xround(int k)
@@ -107,7 +83,7 @@ static GI_XINLINE gi_xnum gi_xnum_prod(double a, double b)
   double p = a * b, err;
   if (p >= 0x1p-900 && p <= 0x1p900 && a <= 0x1p900 && b <= 0x1p900) {
     /* no term of the product underflows, no split overflows */
-    p = gi_two_prod(a, b, &err);
+    p = two_prod(a, b, &err);
     if (p >= 0x1p-128 && p < 0x1p128) {
       r.h = p;
       r.l = err;
@@ -120,7 +96,7 @@ static GI_XINLINE gi_xnum gi_xnum_prod(double a, double b)
   }
   int ka, kb;
   double ma = frexp(a, &ka), mb = frexp(b, &kb);
-  p = gi_two_prod(ma, mb, &err); /* in [0.25, 1), err in scale */
+  p = two_prod(ma, mb, &err); /* in [0.25, 1), err in scale */
   int E = ka + kb;
   r.e = gi_xround(E - 1);
   r.h = ldexp(p, E - r.e);
@@ -154,7 +130,7 @@ static GI_XINLINE gi_xnum gi_xadd(gi_xnum a, gi_xnum b)
     if (a.e > b.e) gi_xalign(&a, &b); else gi_xalign(&b, &a);
   }
   double s, t;
-  gi_two_sum(a.h, b.h, &s, &t);
+  two_sum(a.h, b.h, &s, &t);
   t += a.l + b.l;
   gi_xnum r;
   r.h = s + t;
@@ -178,9 +154,9 @@ static GI_XINLINE gi_xnum gi_xadd_chk(gi_xnum a, gi_xnum b, int *inexact)
       *inexact = 1;
   }
   double s, t, u, v, x, y;
-  gi_two_sum(a.h, b.h, &s, &t);
-  gi_two_sum(a.l, b.l, &u, &v);
-  gi_two_sum(t, u, &x, &y);
+  two_sum(a.h, b.h, &s, &t);
+  two_sum(a.l, b.l, &u, &v);
+  two_sum(t, u, &x, &y);
   if (v != 0.0 || y != 0.0) *inexact = 1;
   gi_xnum r;
   r.h = s + x;
@@ -205,7 +181,7 @@ static inline int gi_sign_sum(const double *x, int n)
     int k = 0;
     for (int j = 0; j < m; j++) {
       double s, t;
-      gi_two_sum(q, e[j], &s, &t);
+      two_sum(q, e[j], &s, &t);
       if (t != 0.0) e[k++] = t;
       q = s;
     }
@@ -234,7 +210,7 @@ static inline gi_xnorm_t gi_xnorm(gi_xnum a)
 /* Appends the two exact parts of s * a * b (s = +-1, exact) to x. */
 static inline int gi_push_prod(double *x, int n, double a, double b, double s)
 {
-  double err, p = gi_two_prod(a, b, &err);
+  double err, p = two_prod(a, b, &err);
   x[n++] = s * p;
   x[n++] = s * err;
   return n;
@@ -329,7 +305,7 @@ static GI_XNOINLINE double gi_xdiv_slow(gi_xnum c, gi_xnum w)
 {
   gi_xnorm_t C = gi_xnorm(c), W = gi_xnorm(w);
   int s = C.E - W.E; /* the result is q 2^s, q = C / W in (0.49, 2.01) */
-  double pe, q0 = C.m / W.m, p = gi_two_prod(q0, W.m, &pe);
+  double pe, q0 = C.m / W.m, p = two_prod(q0, W.m, &pe);
   double r = ((C.m - p) - pe) + (C.l - q0 * W.l);
   double qa = q0 + r / W.m;
   int kq;
@@ -365,7 +341,7 @@ static GI_XINLINE double gi_xdiv(gi_xnum c, gi_xnum w)
     double q0 = c.h / w.h;
     if (q0 >= 0x1p-1000) {
       if (c.l == 0.0 && w.l == 0.0) return q0;
-      double pe, p = gi_two_prod(q0, w.h, &pe);
+      double pe, p = two_prod(q0, w.h, &pe);
       double r = ((c.h - p) - pe) + (c.l - q0 * w.l);
       double q1 = r / w.h, R = q0 + q1, d = (q0 - R) + q1;
       uint64_t bits;

@@ -94,16 +94,6 @@ static int sums_geq(double sah, double sal, double wah, double wal,
   return d >= -0x1p-80 * (fabs(p) + fabs(q));
 }
 
-/* The window in which the pass is exact: nonzero magnitudes in
- * [2^-200, 2^200]. Products then lie in [2^-400, 2^400] with their
- * rounding errors above 2^-460, sums of up to 2^63 of them and their
- * cross products with weights well inside the normal range. */
-static inline int outside_window(double a)
-{
-  a = fabs(a);
-  return (a > 0x1p200) | ((a < 0x1p-200) & (a != 0.0));
-}
-
 /* The stack pass over y (scaled by sy; weights by sw, w NULL for unit
  * weights), with the hi parts of the block sums in shi[]. Returns the
  * number of blocks (0 when every weight is zero), -1 when memory runs

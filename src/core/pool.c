@@ -124,12 +124,12 @@ gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
       if (p != 0.0 ? (p < 0x1p-960 || wi > 0x1p990) : (yi != 0.0 && wi != 0.0)) {
         err = 1.0;
       } else {
-        p = gi_two_prod(wi, yi, &pe);
+        p = two_prod(wi, yi, &pe);
         err += fabs(pe);
       }
     }
-    gi_two_sum(swy, p, &swy, &t1);
-    gi_two_sum(sw, wi, &sw, &t2);
+    two_sum(swy, p, &swy, &t1);
+    two_sum(sw, wi, &sw, &t2);
     err += fabs(t1) + fabs(t2);
     if (run_of) run_of[i] = (int) (r + 1);
   }

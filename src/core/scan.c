@@ -1,5 +1,6 @@
 /* Linear scans that the R layer uses to report the first bad input. */
 #include <math.h>
+#include "dd.h"
 #include "gi_core.h"
 #include "gi_omp.h"
 
@@ -29,9 +30,6 @@ int gi_in_window(const double *x, gi_idx n, int nthreads)
   int out = 0;
   int nt = n < 1048576 ? 1 : gi_threads_cap(nthreads);
 #pragma omp parallel for num_threads(nt) if (nt > 1) reduction(|:out)
-  for (gi_idx i = 0; i < n; i++) {
-    double a = fabs(x[i]);
-    out |= (a > 0x1p200) | ((a < 0x1p-200) & (a != 0.0));
-  }
+  for (gi_idx i = 0; i < n; i++) out |= outside_window(x[i]);
   return !out;
 }

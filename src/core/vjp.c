@@ -17,12 +17,6 @@
 #include "gi_core.h"
 #include "gi_omp.h"
 
-static inline int outside_window(double a)
-{
-  a = fabs(a);
-  return (a > 0x1p200) | ((a < 0x1p-200) & (a != 0.0));
-}
-
 /* (gh + gl) / (wh + wl), rounded about once (wh > 0). */
 static inline double dd_quotient(double gh, double gl, double wh, double wl)
 {
