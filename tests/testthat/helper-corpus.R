@@ -1154,8 +1154,11 @@ corpus_run_family <- function(cases, helpers, lib, timeout = 120) {
     cmd <- paste(shQuote(rscript), "--vanilla", shQuote(script), shQuote(cf), shQuote(out),
                  start, shQuote(helpers), shQuote(lib))
     # a case that allocates without bound ends in its child (4 GB of
-    # address space), not in the machine's OOM killer
-    if (nzchar(Sys.which("sh")) && .Platform$OS.type == "unix") {
+    # address space), not in the machine's OOM killer; not under
+    # AddressSanitizer (make sanitize), whose shadow memory needs terabytes
+    # of address space (ASan's allocator limits the child there)
+    asan <- grepl("asan", Sys.getenv("LD_PRELOAD"), fixed = TRUE)
+    if (!asan && nzchar(Sys.which("sh")) && .Platform$OS.type == "unix") {
       status <- suppressWarnings(system2("sh", c("-c", shQuote(paste("ulimit -v 4194304 2>/dev/null;", "exec", cmd))),
                                          stdout = log, stderr = log, timeout = timeout))
     } else {
