@@ -98,8 +98,9 @@ static int sums_geq(double sah, double sal, double wah, double wal,
  * weights), with the hi parts of the block sums in shi[]. Returns the
  * number of blocks (0 when every weight is zero), -1 when memory runs
  * out, -2 when interrupted. Sets ws->outside if an element lies outside
- * the window (the result is then not to be used). Decisions are taken on the hi parts of the sums, by cross
- * multiplication, unless they agree to 30 bits; then the full sums decide
+ * the window of dd.h (the result is then not to be used). Decisions are
+ * taken on the hi parts of the sums, by cross multiplication, unless they
+ * agree to 30 bits; then the full sums decide
  * (sums_geq()). A point of zero weight decides nothing: it joins the block
  * of the next positive-weight point (`pend` remembers where such points
  * began); trailing ones stay in the last block. */
