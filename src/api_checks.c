@@ -1,7 +1,4 @@
 /* .Call glue for the input scans behind the R layer's error messages. */
-#include <limits.h>
-#include <math.h>
-#include <stdint.h>
 #include "gpuiso.h"
 
 /* 1-based position of the first non-finite (or, with `nonneg`, negative)
@@ -34,33 +31,11 @@ SEXP ffi_first_outside_unit(SEXP x)
   return Rf_ScalarReal(0.0);
 }
 
-/* TRUE when plain double sums of the weights (NULL: ones), in any order
- * and at any power-of-two scale, are exact: every positive weight a whole
- * multiple of the finest one's lowest bit, 2^e, and their total below
- * 2^(52 + e). With outcomes 0 or 1 the sums of weights times outcomes are
- * sums of weights too. The GPU's pooling and IDR sums are plain doubles. */
+/* TRUE when plain double sums of the weights (NULL: ones) are exact in
+ * any order (gi_sums_exact()): what the GPU's pooling and IDR sums need. */
 SEXP ffi_sums_exact(SEXP w)
 {
   if (Rf_isNull(w)) return Rf_ScalarLogical(TRUE);
   if (TYPEOF(w) != REALSXP) gi_internal_error("w must be a double vector");
-  const double *x = REAL(w);
-  R_xlen_t n = Rf_xlength(w);
-  int elo = INT_MAX;
-  double total = 0.0;
-  for (R_xlen_t i = 0; i < n; i++) {
-    if (!(x[i] > 0.0)) continue;
-    int e;
-    /* the significand as a 53-bit integer; its trailing zeros */
-    uint64_t m = (uint64_t) ldexp(frexp(x[i], &e), 53);
-    int tz = 0;
-    while ((m & 1u) == 0u) {
-      m >>= 1;
-      tz++;
-    }
-    int low = e - 53 + tz;
-    if (low < elo) elo = low;
-    total += x[i];
-  }
-  if (elo == INT_MAX) return Rf_ScalarLogical(TRUE);
-  return Rf_ScalarLogical(total < ldexp(1.0, 52 + elo));
+  return Rf_ScalarLogical(gi_sums_exact(REAL(w), Rf_xlength(w)));
 }

@@ -3,9 +3,14 @@
 # copy the package to a scratch directory, pick the test files, run one
 # test file in a fresh R process. POSIX sh.
 #
-# Expects: R and RSCRIPT (the R binaries), TESTS (empty for all, else
-# names such as "test-isotonic isotonic test-corpus*"), work (a scratch
-# directory), and the current directory at the repository's root.
+# Sets R and RSCRIPT (the R binaries) and TESTS (empty for all, else names
+# such as "test-isotonic isotonic test-corpus*") from the environment.
+# Expects work (a scratch directory) and the current directory at the
+# repository's root.
+
+R=${R:-R}
+RSCRIPT=${RSCRIPT:-Rscript}
+TESTS=${TESTS:-}
 
 # The package sources and tests, without build products, into
 # "$work/pkg": builds there leave src/ of the repository alone (objects

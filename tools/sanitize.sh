@@ -17,9 +17,6 @@
 # a busy machine): seconds to build, test-isoreg-compat most of the rest.
 set -eu
 cd "$(dirname "$0")/.."
-R=${R:-R}
-RSCRIPT=${RSCRIPT:-Rscript}
-TESTS=${TESTS:-}
 # shellcheck source=tools/dev-common.sh
 . tools/dev-common.sh
 

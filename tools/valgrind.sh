@@ -19,9 +19,6 @@
 # covers them.
 set -eu
 cd "$(dirname "$0")/.."
-R=${R:-R}
-RSCRIPT=${RSCRIPT:-Rscript}
-TESTS=${TESTS:-}
 # shellcheck source=tools/dev-common.sh
 . tools/dev-common.sh
 

@@ -91,16 +91,22 @@ static inline void gi_limbs_add_prod(uint64_t *v, int n, int low, double w, doub
   gi_limbs_add_bits(v, n, hi, lo, Ew + Ey - low); /* the caller's unit: >= 0 */
 }
 
+/* w > 0 (finite) as M 2^E with M odd. */
+static inline void gi_big_split_odd(double w, uint64_t *M, int *E)
+{
+  gi_big_split(w, M, E);
+  while (!(*M & 1)) {
+    *M >>= 1;
+    (*E)++;
+  }
+}
+
 /* The exponent of the lowest set bit of w > 0 (finite). */
 static inline int gi_low_bit(double w)
 {
   uint64_t M;
   int E;
-  gi_big_split(w, &M, &E);
-  while (!(M & 1)) {
-    M >>= 1;
-    E++;
-  }
+  gi_big_split_odd(w, &M, &E);
   return E;
 }
 
@@ -110,11 +116,7 @@ static inline void gi_limbs_add_double(uint64_t *v, int n, int low, double w)
   if (w == 0.0) return;
   uint64_t M;
   int E;
-  gi_big_split(w, &M, &E);
-  while (!(M & 1)) {
-    M >>= 1;
-    E++;
-  }
+  gi_big_split_odd(w, &M, &E);
   gi_limbs_add_bits(v, n, 0, M, E - low);
 }
 

@@ -73,6 +73,12 @@ gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,
  * outside it the CPU's wide-range passes are. */
 int gi_in_window(const double *x, gi_idx n, int nthreads);
 
+/* 1 if plain double sums of w (non-negative) are exact in any order and at
+ * any power-of-two scale: every positive weight a whole multiple of the
+ * finest lowest bit, 2^e, and their total below 2^(52 + e). With outcomes
+ * 0 or 1, sums of weights times outcomes are such sums too. */
+int gi_sums_exact(const double *w, gi_idx n);
+
 /* First element (0-based) that is not finite, or negative when `nonneg`;
  * -1 if none. */
 gi_idx gi_first_invalid(const double *x, gi_idx n, int nonneg);

@@ -1,6 +1,7 @@
 /* Linear scans that the R layer uses to report the first bad input. */
 #include <math.h>
 #include "dd.h"
+#include "gi_big.h" /* gi_low_bit() */
 #include "gi_core.h"
 #include "gi_omp.h"
 
@@ -32,4 +33,18 @@ int gi_in_window(const double *x, gi_idx n, int nthreads)
 #pragma omp parallel for num_threads(nt) if (nt > 1) reduction(|:out)
   for (gi_idx i = 0; i < n; i++) out |= outside_window(x[i]);
   return !out;
+}
+
+int gi_sums_exact(const double *w, gi_idx n)
+{
+  int low = 0, any = 0;
+  double total = 0.0;
+  for (gi_idx i = 0; i < n; i++) {
+    if (!(w[i] > 0.0)) continue;
+    int b = gi_low_bit(w[i]);
+    if (!any || b < low) low = b;
+    any = 1;
+    total += w[i];
+  }
+  return !any || total < ldexp(1.0, 52 + low);
 }
