@@ -385,7 +385,7 @@ is_own_na_action <- function(na.action) {
 gpu_calibrate <- function(scores, outcomes, weights, g) {
   if (!sums_exact_in_doubles(outcomes, weights)) return(NULL)
   res <- .Call(ffi_gpu_calibrate, scores, outcomes, weights, g$code,
-               length(g$labels))
+               length(g$labels), resolve_threads())
   # a failure of the engine is raised in C; "range": the CPU prepares them
   if (identical(res$status, "range")) return(NULL)
   res$device <- "gpu"

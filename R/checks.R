@@ -13,15 +13,19 @@ check_values <- function(x, arg, call, nonneg = FALSE, single = FALSE) {
                         arg, describe_type(x)), call)
   }
   if (!is.double(x)) storage.mode(x) <- "double"
-  pos <- .Call(ffi_first_invalid, x, nonneg)
+  # one pass in C, without a copy, on the engine's threads: the position of
+  # the first offender or 0
+  pos <- .Call(ffi_first_invalid, x, nonneg, single, resolve_threads())
   if (pos > 0) {
     v <- x[[pos]]
-    what <- if (is.finite(v)) "non-negative" else "finite"
-    abort_input(sprintf("`%s` must be %s: %s is %s.", arg, what,
-                        describe_position(pos, x), describe_value(v)), call,
-                arg = arg, position = pos)
+    if (!is.finite(v) || nonneg && v < 0) {
+      what <- if (is.finite(v)) "non-negative" else "finite"
+      abort_input(sprintf("`%s` must be %s: %s is %s.", arg, what,
+                          describe_position(pos, x), describe_value(v)), call,
+                  arg = arg, position = pos)
+    }
+    abort_single_range(x, pos, arg, call)
   }
-  if (single) check_single_range(x, arg, call, weights = nonneg)
   x
 }
 
@@ -98,6 +102,31 @@ resolve_threads <- function() {
     abort_input("`options(gpuiso.threads)` must be a positive whole number.", NULL)
   }
   as.integer(min(t, .Machine$integer.max))
+}
+
+# The default of options(gpuiso.threads), set when the package loads: the
+# environment variable GPUISO_THREADS when set, else half the processors
+# (as data.table does: the other half is often busy with hyperthreads or
+# other work), at least 1. Under R CMD check, which sets
+# _R_CHECK_LIMIT_CORES_, at most 2, as CRAN asks. OMP_THREAD_LIMIT and
+# OMP_NUM_THREADS cap it again when the engine starts its threads.
+default_threads <- function(env = Sys.getenv(c("GPUISO_THREADS", "_R_CHECK_LIMIT_CORES_")),
+                            procs = .Call(ffi_build_info)$procs) {
+  t <- max(1L, procs %/% 2L)
+  if (nzchar(env[[1L]])) {
+    v <- suppressWarnings(as.numeric(env[[1L]]))
+    if (!is.na(v) && v >= 1 && v == trunc(v)) {
+      t <- min(v, .Machine$integer.max)
+    } else {
+      # a warning, not an error: the package must still load
+      warning(sprintf(paste0("The environment variable GPUISO_THREADS must be a ",
+                             "positive whole number, not \"%s\"; using %d threads."),
+                      env[[1L]], t), call. = FALSE)
+    }
+  }
+  limit <- env[[2L]]
+  if (nzchar(limit) && !identical(toupper(limit), "FALSE")) t <- min(t, 2L)
+  as.integer(t)
 }
 
 # One of `choices`, from an argument whose default is the vector of them.

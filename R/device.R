@@ -31,18 +31,31 @@
 #' loop of calls does not allocate each time; `gpu_info()$workspace` says
 #' how large it is, and [gpu_release()] gives it back.
 #'
+#' @section Data in R's memory:
+#' R's vectors live in pageable host memory, which the GPU's copy engines
+#' read and write several times more slowly than page-locked ("pinned")
+#' memory. So the data cross in pieces of up to 8 MiB through a ring of four
+#' pinned staging buffers (`gpu_info()$pinned` bytes, kept between calls
+#' and given back by [gpu_release()]): host threads fill one buffer, or
+#' drain it into the result, while the bus moves the others. With
+#' `precision = "single"` the host threads round to float32 as they fill
+#' the buffers, so half the bytes cross. The threads are those of
+#' `getOption("gpuiso.threads")`. [gpu_timings()] shows where the last
+#' call's time went.
+#'
 #' @return A list of class `"gpuiso_gpu_info"` with elements
 #'   `cuda_compiled` (logical), `available` (logical: can `device = "gpu"`
 #'   be used now), `reason` (why not, or `""`), `devices` (a data frame
 #'   with the `name`, `memory` in bytes and compute capability `cc` of each
 #'   device the runtime sees), `workspace` (the bytes of device memory the
-#'   engine's workspace holds now, 0 when none), `runtime` and `driver`
+#'   engine's workspace holds now, 0 when none), `pinned` (the bytes of
+#'   pinned host memory its staging buffers hold), `runtime` and `driver`
 #'   (CUDA versions, as strings, `NA` when unknown), `nvcc` and
 #'   `nvcc_version` (the toolkit configure found, if any), `openmp`
 #'   (logical) and `threads` (the threads the CPU engine will use for a
 #'   batch).
-#' @seealso [gpu_release()]; the `device` and `precision` arguments of
-#'   [isotonic()].
+#' @seealso [gpu_release()], [gpu_timings()]; the `device` and `precision`
+#'   arguments of [isotonic()].
 #' @export
 #' @examples
 #' gpu_info()
@@ -51,26 +64,29 @@ gpu_info <- function() {
   b <- s$build
   p <- s$probe
   devices <- data.frame(name = p$name, memory = p$memory, cc = p$cc)
-  workspace <- if (s$available) gpu_memory()$workspace else 0
+  mem <- if (s$available) gpu_memory() else list(workspace = 0, pinned = 0)
   structure(
     list(cuda_compiled = b$cuda_compiled, available = s$available,
-         reason = s$reason, devices = devices, workspace = workspace,
+         reason = s$reason, devices = devices, workspace = mem$workspace,
+         pinned = mem$pinned,
          runtime = cuda_version(p$runtime), driver = cuda_version(p$driver),
          nvcc = b$nvcc, nvcc_version = b$nvcc_version, openmp = b$openmp,
          threads = min(resolve_threads(), b$max_threads)),
     class = "gpuiso_gpu_info")
 }
 
-#' Give the GPU engine's device memory back
+#' Give the GPU engine's memory back
 #'
 #' The GPU engine keeps a workspace in device memory from one call to the
-#' next, sized for the largest work so far, so that repeated calls do not
-#' allocate. `gpu_release()` frees it, for example to hand the memory to
-#' another program after a large fit; the next call on the GPU allocates
-#' again. Without CUDA it does nothing.
+#' next, sized for the largest work so far, and a ring of pinned host
+#' buffers for its transfers, so that repeated calls do not allocate.
+#' `gpu_release()` frees both, for example to hand the memory to another
+#' program after a large fit; the next call on the GPU allocates again.
+#' Without CUDA it does nothing.
 #'
 #' @return `NULL`, invisibly.
-#' @seealso [gpu_info()], whose `workspace` element is the size held.
+#' @seealso [gpu_info()], whose `workspace` and `pinned` elements are the
+#'   sizes held.
 #' @export
 #' @examples
 #' gpu_release()
@@ -97,9 +113,66 @@ gpu_status <- function() {
   list(build = b, probe = p, available = !nzchar(reason), reason = reason)
 }
 
-# The engine's device workspace and the device's memory, in bytes:
-# list(workspace, free, total, error); free and total NA when unknown.
+# The engine's device workspace, its pinned staging and the device's memory,
+# in bytes: list(workspace, pinned, free, total, error); free and total NA
+# when unknown.
 gpu_memory <- function() .Call(ffi_gpu_memory)
+
+#' Where the time of the last GPU call went
+#'
+#' The GPU engine times the stages of each call on data in R's memory
+#' ([isotonic()], [isotonic_vjp()], [isoreg()], the GPU paths of
+#' [iso_calibrate()] and [idr()]); `gpu_timings()` returns those of the
+#' last one, so that you can see what bounds a call: the bus, the host's
+#' memory, or the device.
+#'
+#' The copies overlap the host's work with the bus (see [gpu_info()]):
+#' `copy_in` runs until the host has handed the last piece of the data to
+#' the bus, and `copy_out` until the last piece of the results has been
+#' written into R's memory. `convert` is the part of both that the host
+#' threads spent copying between R's vectors and the pinned buffers
+#' (rounding to and from float32 for `precision = "single"`), summed over
+#' pieces, not threads. `prefault` is the time the host threads spent
+#' touching the fresh pages of the result while the kernels ran (the
+#' operating system's first-touch cost, which would otherwise slow the copy
+#' out). `device` is the rest of the call: the kernels, planning, and the
+#' tail of the copy in. The time R spends checking the
+#' arguments and allocating the results is not included: time the whole
+#' call with [system.time()] for that.
+#'
+#' @return A list of class `"gpuiso_gpu_timings"` with the times in
+#'   milliseconds `total`, `copy_in`, `device`, `copy_out`, `convert` and
+#'   `prefault`,
+#'   and the bytes `bytes_in` and `bytes_out` that crossed the bus; all 0
+#'   before the first GPU call (and always without CUDA).
+#' @seealso [gpu_info()].
+#' @export
+#' @examples
+#' if (gpu_info()$available) {
+#'   y <- cumsum(rnorm(1e6))
+#'   fit <- isotonic(y, device = "gpu")
+#'   print(gpu_timings())
+#' }
+gpu_timings <- function() {
+  structure(as.list(.Call(ffi_gpu_last_times)), class = "gpuiso_gpu_timings")
+}
+
+#' @export
+print.gpuiso_gpu_timings <- function(x, ...) {
+  check_dots(..., fn = "print()")
+  rate <- function(bytes, ms) {
+    if (bytes > 0 && ms > 0) sprintf(", %.1f GB/s", bytes / ms / 1e6) else ""
+  }
+  cat(sprintf("last GPU call: %.2f ms\n", x$total))
+  cat(sprintf("  copy in:   %8.2f ms  (%s%s)\n", x$copy_in, format_bytes(x$bytes_in),
+              rate(x$bytes_in, x$copy_in)))
+  cat(sprintf("  device:    %8.2f ms  (kernels, planning, waiting)\n", x$device))
+  cat(sprintf("  copy out:  %8.2f ms  (%s%s)\n", x$copy_out, format_bytes(x$bytes_out),
+              rate(x$bytes_out, x$copy_out)))
+  cat(sprintf("  touching the result's pages: %.2f ms\n", x$prefault))
+  cat(sprintf("  of the copies, host threads converting: %.2f ms\n", x$convert))
+  invisible(x)
+}
 
 # Kernel times (ms) of `reps` forward passes on data copied to the device
 # once: for bench/, not exported.
@@ -129,7 +202,8 @@ print.gpuiso_gpu_info <- function(x, ...) {
   cat("  GPU available:    ", if (x$available) "yes" else "no", "\n", sep = "")
   if (!x$available) cat("  why not:          ", x$reason, "\n", sep = "")
   if (x$available) {
-    cat(sprintf("  GPU workspace:    %.1f MiB\n", x$workspace / 2^20))
+    cat(sprintf("  GPU workspace:    %.1f MiB, and %.1f MiB of pinned host memory\n",
+                x$workspace / 2^20, x$pinned / 2^20))
   }
   cat("  CPU threads:      ", x$threads,
       if (!x$openmp) " (built without OpenMP)", "\n", sep = "")

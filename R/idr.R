@@ -49,7 +49,8 @@
 #' double, `idr()` stops with an error of class `"gpuiso_error_overflow"`
 #' (dividing all weights by a constant gives the same fit). The GPU sums
 #' weights in plain doubles, which is exact for whole-number weights
-#' summing to less than \eqn{2^{53}}{2^53}: other weights are fitted on the
+#' summing to less than \eqn{2^{53}}{2^53} (or whole multiples of one power
+#' of two, such as quarters, likewise): other weights are fitted on the
 #' CPU (the fit's `device` says so). The GPU's CDF values are block means
 #' of shares rounded per covariate value, those of the CPU up to that
 #' rounding (identical in the differential tests).
@@ -243,7 +244,8 @@ idr_engine <- function(xcode, kcode, w, m, K, device) {
 idr_fit_gpu <- function(xcode, kcode, w, m, K) {
   # the device sums weights in plain doubles: exact only for whole numbers
   if (sums_exact_in_doubles(weights = w)) {
-    res <- .Call(ffi_gpu_idr, xcode, kcode, w, as.double(m), as.double(K))
+    res <- .Call(ffi_gpu_idr, xcode, kcode, w, as.double(m), as.double(K),
+                 resolve_threads())
     # a failure of the engine is raised in C; "range": the CPU fits instead
     if (!identical(res$status, "range")) return(res[c("ptr", "start", "value")])
   }

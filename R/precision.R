@@ -2,10 +2,9 @@
 # the results after it, on either engine, so that the CPU and the GPU solve
 # the same problem and return values of the same kind.
 
-# The largest finite float32, and the largest positive double that rounds
-# to zero in float32 (half the smallest subnormal, 2^-149; ties go to even).
+# The largest finite float32. (The largest positive double that rounds to
+# zero in float32 is 2^-150, half the smallest subnormal: scan.c tests it.)
 float32_max <- 3.4028234663852886e38
-float32_zero <- 2^-150
 
 # "double" or "single", from the argument `precision` (its default, the
 # vector of both choices, means "double").
@@ -19,22 +18,20 @@ as_single <- function(x) {
   .Call(ffi_as_single, x)
 }
 
-# Finite values `x` that float32 can hold: none beyond its range and, for
-# weights, none positive that would round to zero (a point would silently
-# lose its influence, and a problem could lose all of its weight).
-check_single_range <- function(x, arg, call, weights = FALSE) {
-  # one pass in C, without a copy; the position of the first offender or 0
-  pos <- .Call(ffi_first_beyond_single, x, weights)
-  if (pos == 0) return(invisible())
+# The error for element `pos` of finite values `x` that float32 cannot hold:
+# beyond its range or, for weights, positive but rounding to zero (a point
+# would silently lose its influence, and a problem could lose all of its
+# weight).
+abort_single_range <- function(x, pos, arg, call) {
   if (abs(x[[pos]]) > float32_max) {
     abort_input(sprintf(paste0("`%s` must be at most 3.4e38 in magnitude for ",
                                "`precision = \"single\"` (float32): %s is %s."),
                         arg, describe_position(pos, x), describe_value(x[[pos]])),
-                call)
+                call, arg = arg, position = pos)
   }
   abort_input(sprintf(paste0("`%s` must be zero or above 7e-46 for ",
                              "`precision = \"single\"`, where smaller ones ",
                              "round to zero: %s is %s."),
                       arg, describe_position(pos, x),
-                      describe_value(x[[pos]])), call)
+                      describe_value(x[[pos]])), call, arg = arg, position = pos)
 }

@@ -93,7 +93,8 @@ engine_fit <- function(y, w, offsets, decreasing, starts = FALSE,
 
 # The GPU's forward pass, or NULL when the CPU must solve it instead.
 gpu_fit <- function(y, w, offsets, decreasing, starts, single) {
-  res <- .Call(ffi_gpu_fit, y, w, offsets, decreasing, starts, single)
+  res <- .Call(ffi_gpu_fit, y, w, offsets, decreasing, starts, single,
+               resolve_threads())
   # a failure of the engine is raised in C; "range": the CPU solves instead
   if (identical(res$status, "range")) NULL else res
 }
@@ -124,5 +125,6 @@ engine_vjp <- function(y, w, fit, starts, grad, offsets, want_dw = TRUE,
 }
 
 gpu_vjp <- function(y, w, fit, starts, grad, offsets, want_dw, single) {
-  .Call(ffi_gpu_vjp, y, w, fit, starts, grad, offsets, want_dw, single)
+  .Call(ffi_gpu_vjp, y, w, fit, starts, grad, offsets, want_dw, single,
+        resolve_threads())
 }

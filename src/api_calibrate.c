@@ -58,7 +58,7 @@ SEXP ffi_pool_sorted(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
 }
 
 SEXP ffi_gpu_calibrate(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
-                       SEXP ngroups)
+                       SEXP ngroups, SEXP threads)
 {
   R_xlen_t n = Rf_xlength(scores);
   if (TYPEOF(scores) != REALSXP || TYPEOF(outcomes) != REALSXP ||
@@ -74,6 +74,7 @@ SEXP ffi_gpu_calibrate(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
   SEXP wt = PROTECT(Rf_allocVector(REALSXP, n));
   int64_t *off = (int64_t *) R_alloc((size_t) ng + 1, sizeof(int64_t));
   char msg[1024] = "";
+  gi_gpu_begin(threads);
   int status = gi_cuda_calibrate_host(REAL(scores), REAL(outcomes), w, cp, (int64_t) n,
                                       ng, REAL(s), REAL(v), REAL(wt), off, msg,
                                       sizeof(msg));

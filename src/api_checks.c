@@ -1,13 +1,15 @@
 /* .Call glue for the input scans behind the R layer's error messages. */
 #include "gpuiso.h"
 
-/* 1-based position of the first non-finite (or, with `nonneg`, negative)
- * element of a double vector, 0 if none; a double for long vectors. */
-SEXP ffi_first_invalid(SEXP x, SEXP nonneg)
+/* 1-based position of the first non-finite (or, with `nonneg`, negative;
+ * with `single`, beyond what float32 holds) element of a double vector, 0
+ * if none; a double for long vectors. On `threads` threads. */
+SEXP ffi_first_invalid(SEXP x, SEXP nonneg, SEXP single, SEXP threads)
 {
   if (TYPEOF(x) != REALSXP) gi_internal_error("x must be a double vector");
-  gi_idx i = gi_first_invalid(REAL(x), Rf_xlength(x),
-                              Rf_asLogical(nonneg) == TRUE);
+  int checks = (Rf_asLogical(nonneg) == TRUE ? GI_CHECK_NONNEG : 0) |
+               (Rf_asLogical(single) == TRUE ? GI_CHECK_F32 : 0);
+  gi_idx i = gi_first_invalid(REAL(x), Rf_xlength(x), checks, Rf_asInteger(threads));
   return Rf_ScalarReal((double) (i + 1));
 }
 

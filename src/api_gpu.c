@@ -13,6 +13,12 @@ static SEXP engine_error(int status, const char *msg)
   return Rf_mkString(msg);
 }
 
+void gi_gpu_begin(SEXP threads)
+{
+  gi_begin_work();
+  gi_cuda_set_threads(Rf_asInteger(threads));
+}
+
 SEXP gi_gpu_status(int status, const char *msg)
 {
   switch (status) {
@@ -93,7 +99,7 @@ static void expand(const double *w, const gi_idx *off, gi_idx nprob,
 }
 
 SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
-                 SEXP want_starts, SEXP single)
+                 SEXP want_starts, SEXP single, SEXP threads)
 {
   if (TYPEOF(y) != REALSXP) gi_internal_error("y must be a double vector");
   R_xlen_t n = Rf_xlength(y);
@@ -109,6 +115,7 @@ SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
   unsigned char *stp = Rf_isNull(st) ? NULL : RAW(st);
   char msg[1024] = "";
   int status;
+  gi_gpu_begin(threads);
   if (has_zero(wp, n)) {
     compressed c = compress(REAL(y), wp, off, nprob);
     double *cfit = (double *) R_alloc((size_t) c.n + 1, sizeof(double));
@@ -132,7 +139,7 @@ SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
 }
 
 SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
-                 SEXP offsets, SEXP want_dw, SEXP single)
+                 SEXP offsets, SEXP want_dw, SEXP single, SEXP threads)
 {
   R_xlen_t n = gi_vjp_args(y, fit, starts, grad);
   gi_idx nprob;
@@ -146,6 +153,7 @@ SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
   }
   char msg[1024] = "";
   int status = GI_CUDA_OK;
+  gi_gpu_begin(threads);
   /* y and w passed the forward pass on the GPU, whose first kernel sends
    * data outside the window to the CPU: only the fit and grad are new */
   if (gi_in_window(REAL(fit), n, 2) && gi_in_window(REAL(grad), n, 2)) {
@@ -204,17 +212,41 @@ SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
 
 SEXP ffi_gpu_memory(void)
 {
-  double held = 0, fr = 0, tot = 0;
+  double held = 0, pinned = 0, fr = 0, tot = 0;
   char msg[1024] = "";
-  int status = gi_cuda_memory(&held, &fr, &tot, msg, sizeof(msg));
-  const char *names[] = {"workspace", "free", "total", "error", ""};
+  int status = gi_cuda_memory(&held, &pinned, &fr, &tot, msg, sizeof(msg));
+  const char *names[] = {"workspace", "pinned", "free", "total", "error", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, Rf_ScalarReal(held));
-  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(status == GI_CUDA_OK && fr >= 0 ? fr : NA_REAL));
-  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(status == GI_CUDA_OK && tot >= 0 ? tot : NA_REAL));
-  SET_VECTOR_ELT(out, 3, engine_error(status, msg));
+  SET_VECTOR_ELT(out, 1, Rf_ScalarReal(pinned));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(status == GI_CUDA_OK && fr >= 0 ? fr : NA_REAL));
+  SET_VECTOR_ELT(out, 3, Rf_ScalarReal(status == GI_CUDA_OK && tot >= 0 ? tot : NA_REAL));
+  SET_VECTOR_ELT(out, 4, engine_error(status, msg));
   UNPROTECT(1);
   return out;
+}
+
+/* The stage times (ms) and bytes of the last host-data call of the engine
+ * (gi_cuda_last_times()), named. */
+SEXP ffi_gpu_last_times(void)
+{
+  double t[GI_TIMES];
+  gi_cuda_last_times(t);
+  const char *names[] = {"total", "copy_in", "device", "copy_out", "convert",
+                         "prefault", "bytes_in", "bytes_out", ""};
+  SEXP out = PROTECT(Rf_mkNamed(REALSXP, names));
+  for (int i = 0; i < GI_TIMES; i++) REAL(out)[i] = t[i];
+  UNPROTECT(1);
+  return out;
+}
+
+/* The largest piece of the engine's transfers (bytes, 0 for the default);
+ * returns the previous one. */
+SEXP ffi_gpu_set_piece(SEXP bytes)
+{
+  double b = Rf_asReal(bytes);
+  if (!(b >= 0 && b < 0x1p40)) gi_internal_error("bytes must be in [0, 2^40)");
+  return Rf_ScalarReal((double) gi_cuda_set_piece((size_t) b));
 }
 
 SEXP ffi_gpu_release(void)
@@ -236,32 +268,16 @@ SEXP ffi_as_single(SEXP x)
   return out;
 }
 
-/* The first value (1-based, 0 if none) that float32 cannot hold: beyond its
- * range or, for weights, positive but rounding to zero (at most 2^-150). */
-SEXP ffi_first_beyond_single(SEXP x, SEXP weights)
-{
-  if (TYPEOF(x) != REALSXP) gi_internal_error("x must be a double vector");
-  R_xlen_t n = Rf_xlength(x);
-  const double *px = REAL(x);
-  const double big = 3.4028234663852886e38, tiny = 0x1p-150;
-  int w = Rf_asLogical(weights) == TRUE;
-  for (R_xlen_t i = 0; i < n; i++) {
-    double a = fabs(px[i]);
-    if (a > big || (w && px[i] > 0.0 && px[i] <= tiny)) return Rf_ScalarReal((double) i + 1);
-  }
-  return Rf_ScalarReal(0.0);
-}
-
 /* IDR on the device (cuda/idr.cu), with the arguments and result of
  * ffi_idr_fit plus the status (gi_gpu_status()). */
-SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K)
+SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP threads)
 {
   gi_idx mm, KK;
   R_xlen_t n = gi_idr_args(xcode, kcode, m, K, &mm, &KK);
   const double *wp = gi_weights_arg(w, n);
   SEXP ptr = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) KK + 1));
   char msg[1024] = "";
-  gi_begin_work();
+  gi_gpu_begin(threads);
   int status = gi_cuda_idr_host(INTEGER(xcode), INTEGER(kcode), wp, (int64_t) n, mm, KK,
                                 REAL(ptr), msg, sizeof(msg));
   R_xlen_t nb = status == GI_CUDA_OK ? (R_xlen_t) REAL(ptr)[(R_xlen_t) KK] : 0;

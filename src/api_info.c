@@ -22,7 +22,7 @@
 SEXP ffi_build_info(void)
 {
   const char *names[] = {"cuda_compiled", "cuda_note", "nvcc",
-                         "nvcc_version", "openmp", "max_threads", ""};
+                         "nvcc_version", "openmp", "max_threads", "procs", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, Rf_ScalarLogical(GPUISO_CUDA_COMPILED));
   SET_VECTOR_ELT(out, 1, Rf_mkString(GPUISO_CUDA_NOTE));
@@ -30,6 +30,7 @@ SEXP ffi_build_info(void)
   SET_VECTOR_ELT(out, 3, Rf_mkString(GPUISO_NVCC_VERSION));
   SET_VECTOR_ELT(out, 4, Rf_ScalarLogical(gi_have_openmp()));
   SET_VECTOR_ELT(out, 5, Rf_ScalarInteger(gi_threads_cap(1 << 20)));
+  SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(gi_procs()));
   UNPROTECT(1);
   return out;
 }

@@ -213,7 +213,7 @@ SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads)
   R_xlen_t n = Rf_xlength(y);
   const double *wp = gi_weights_arg(w, n);
   int dec = Rf_asLogical(decreasing) == TRUE;
-  gi_begin_work();
+  gi_gpu_begin(threads);
   SEXP ord = PROTECT(Rf_allocVector(INTSXP, n));
   SEXP yf = PROTECT(Rf_allocVector(REALSXP, n));
   double *ys = scratch(n), *ws = wp ? scratch(n) : NULL;

@@ -101,13 +101,13 @@ SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing)
 {
   if (TYPEOF(y) != REALSXP) return R_NilValue;
   R_xlen_t n = Rf_xlength(y);
-  if (gi_first_invalid(REAL(y), n, 0) >= 0) return R_NilValue;
+  if (gi_first_invalid(REAL(y), n, 0, 1) >= 0) return R_NilValue;
   const double *wp = NULL;
   gi_idx off[2] = {0, (gi_idx) n};
   if (!Rf_isNull(w)) {
     if (TYPEOF(w) != REALSXP || Rf_xlength(w) != n) return R_NilValue;
     wp = REAL(w);
-    if (gi_first_invalid(wp, n, 1) >= 0 || gi_first_weightless(wp, off, 1) >= 0)
+    if (gi_first_invalid(wp, n, GI_CHECK_NONNEG, 1) >= 0 || gi_first_weightless(wp, off, 1) >= 0)
       return R_NilValue;
   }
   return fit_batch(y, wp, off, 1, Rf_asLogical(decreasing) == TRUE, 1,

@@ -106,11 +106,24 @@ void gi_cuda_idr_result(const int **start, const double **value)
   *value = NULL;
 }
 
-int gi_cuda_memory(double *held, double *free_bytes, double *total_bytes,
-                   char *msg, size_t len)
+int gi_cuda_memory(double *held, double *pinned, double *free_bytes,
+                   double *total_bytes, char *msg, size_t len)
 {
-  *held = 0; *free_bytes = 0; *total_bytes = 0;
+  *held = 0; *pinned = 0; *free_bytes = 0; *total_bytes = 0;
   return absent(msg, len);
 }
 
 void gi_cuda_release(void) {}
+
+void gi_cuda_set_threads(int nthreads) { (void) nthreads; }
+
+size_t gi_cuda_set_piece(size_t bytes)
+{
+  (void) bytes;
+  return 0;
+}
+
+void gi_cuda_last_times(double *out)
+{
+  for (int i = 0; i < GI_TIMES; i++) out[i] = 0.0;
+}

@@ -66,6 +66,9 @@ void gi_check_stop(void);
  * interrupt, a failure as an error of kind "device" with the engine's
  * message `msg`. */
 SEXP gi_gpu_status(int status, const char *msg);
+/* Before a GPU engine call: a fresh look at interrupts, and the host
+ * threads of its transfers. */
+void gi_gpu_begin(SEXP threads);
 
 /* Turn an engine status into a condition naming the problem (1-based);
  * GI_ERR_INTERRUPT becomes the interrupt. */
@@ -85,29 +88,30 @@ SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
 SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing);
 SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
                       SEXP offsets, SEXP want_dw, SEXP threads);
-SEXP ffi_first_invalid(SEXP x, SEXP nonneg);
+SEXP ffi_first_invalid(SEXP x, SEXP nonneg, SEXP single, SEXP threads);
 SEXP ffi_first_weightless(SEXP w, SEXP offsets);
 SEXP ffi_build_info(void);
 SEXP ffi_stop_status(SEXP status, SEXP bad);
 SEXP ffi_gpu_probe(void);
 SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
-                 SEXP want_starts, SEXP single);
+                 SEXP want_starts, SEXP single, SEXP threads);
 SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
-                 SEXP offsets, SEXP want_dw, SEXP single);
+                 SEXP offsets, SEXP want_dw, SEXP single, SEXP threads);
 SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
                    SEXP single, SEXP reps);
 SEXP ffi_gpu_memory(void);
 SEXP ffi_gpu_release(void);
+SEXP ffi_gpu_last_times(void);
+SEXP ffi_gpu_set_piece(SEXP bytes);
 SEXP ffi_as_single(SEXP x);
-SEXP ffi_first_beyond_single(SEXP x, SEXP weights);
 SEXP ffi_first_outside_unit(SEXP x);
 SEXP ffi_sums_exact(SEXP w);
 SEXP ffi_pool_sorted(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
                      SEXP ngroups, SEXP ord, SEXP want_run_of);
 SEXP ffi_gpu_calibrate(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
-                       SEXP ngroups);
+                       SEXP ngroups, SEXP threads);
 SEXP ffi_idr_fit(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K);
-SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K);
+SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP threads);
 SEXP ffi_idr_cdf(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP j, SEXP lam,
                  SEXP kz, SEXP paired);
 SEXP ffi_idr_qpred(SEXP ptr, SEXP start, SEXP value, SEXP m,

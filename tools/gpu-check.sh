@@ -7,17 +7,38 @@
 #     (cd /tmp/gpubuild && ./cleanup && rm -rf "$OLDPWD/.gpu/lib" && mkdir -p "$OLDPWD/.gpu/lib" &&
 #      GPUISO_CUDA_ARCH=90 R CMD INSTALL -l "$OLDPWD/.gpu/lib" .)
 # Then one device call with carry [".gpu"]:  bash tools/gpu-check.sh
-# It runs the test suite (CRAN mode), test-gpu.R with its 1e7 block, an
-# independent GPU-against-CPU sweep with kernel timings, and the crossover
-# of device = "auto" (into $OUT). About 5 minutes on an H200.
+# It runs every test file (CRAN mode; NOT_CRAN=true for those in
+# $NOT_CRAN_FILES), JOBS files at a time, each in its own R process with a
+# log under $OUT/tests, and prints one line per file and the failures.
+# GPUISO_EXACT_DEVICE=gpu sends the exact differential test to the GPU.
 # shellcheck source=/dev/null # written on the device machine
 . .gpu/r-env.sh
 export R_LIBS="$PWD/.gpu/lib"
 OUT=${OUT:-/tmp/gpuiso-check}
-mkdir -p "$OUT"
-# shellcheck disable=SC2016 # R code, for R to expand
-summary='df <- as.data.frame(res); cat("RESULT", sum(df$passed), "passed", sum(df$failed), "failed", sum(df$skipped), "skipped\n"); print(df[df$failed > 0 | df$error, c("file", "test")])'
-(cd tests && timeout 200 Rscript -e "library(testthat); library(gpuiso); print(gpu_info()); res <- test_dir('testthat', reporter = 'summary', stop_on_failure = FALSE); $summary") 2>&1 | tail -25
-(cd tests && NOT_CRAN=true timeout 250 Rscript -e "library(testthat); library(gpuiso); res <- test_file('testthat/test-gpu.R', reporter = 'summary'); $summary") 2>&1 | tail -12
-timeout 120 Rscript tools/gpu-sweep.R 2>&1 | tail -30
-timeout 120 Rscript bench/gpu/crossover.R "$R_LIBS" "$OUT/crossover.csv" 2>&1 | tail -40
+JOBS=${JOBS:-6}
+NOT_CRAN_FILES=${NOT_CRAN_FILES:-"test-gpu.R test-gpu-transfer.R"}
+export GPUISO_EXACT_DEVICE=${GPUISO_EXACT_DEVICE:-gpu}
+mkdir -p "$OUT/tests"
+run_one() {
+  f=$1
+  case " $NOT_CRAN_FILES " in *" $f "*) nc=true ;; *) nc=false ;; esac
+  # shellcheck disable=SC2016 # R code, for R to expand
+  (cd tests/testthat && NOT_CRAN=$nc timeout "${FILE_TIMEOUT:-420}" Rscript -e '
+    suppressMessages({library(testthat); library(gpuiso)})
+    for (h in c("setup.R", list.files(pattern = "^helper-"))) source(h)
+    f <- commandArgs(TRUE)[1]
+    t0 <- proc.time()[["elapsed"]]
+    r <- as.data.frame(test_file(f, package = "gpuiso", load_package = "installed",
+                                 reporter = "silent", stop_on_failure = FALSE))
+    cat(sprintf("RESULT %-28s %6d passed %4d failed %3d skipped %5.0f s\n", f, sum(r$passed),
+                sum(r$failed), sum(r$skipped), proc.time()[["elapsed"]] - t0))
+    bad <- r[r$failed > 0 | r$error, "test"]
+    if (length(bad)) cat(paste("FAILED", f, bad), sep = "\n")
+  ' "$f") > "$OUT/tests/$f.log" 2>&1
+  grep -h '^RESULT\|^FAILED' "$OUT/tests/$f.log" || echo "RESULT $f: no result (see its log)"
+}
+export -f run_one
+export OUT NOT_CRAN_FILES
+Rscript -e 'library(gpuiso); print(gpu_info())'
+# the longest files first
+(cd tests/testthat && ls -S test-*.R) | xargs -P "$JOBS" -I{} bash -c 'run_one {}'

@@ -1,7 +1,8 @@
 # Where device = "auto" should switch to the GPU: wall-clock time of
-# isotonic() from R on the CPU engine (the package's default threads and 16)
-# and on the GPU engine (host data: copies included), one problem of n noisy
-# values and batches of 1,000-element problems.
+# isotonic() from R on the CPU engine (the default threads, half the
+# processors, and all of them) and on the GPU engine (host data: copies
+# included), one problem of n noisy values and batches of problems of 16
+# and of 1,000 elements.
 #   Rscript bench/gpu/crossover.R LIB OUT.csv
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) >= 1L && nzchar(args[1])) .libPaths(c(args[1], .libPaths()))
@@ -32,23 +33,29 @@ add <- function(shape, n, engine, ms) {
   rows[[length(rows) + 1L]] <<- data.frame(shape = shape, n = n, engine = engine, ms = ms)
   cat(sprintf("%-12s n=%-9.0f %-18s %9.3f ms\n", shape, n, engine, ms))
 }
+threads <- unique(c(getOption("gpuiso.threads"), .Call(gpuiso:::ffi_build_info)$procs))
+cpu <- function(shape, n, y) {
+  for (th in threads) {
+    old <- options(gpuiso.threads = th)
+    add(shape, n, sprintf("cpu, %d threads", th), wall(function() isotonic(y, device = "cpu"), 5L))
+    options(old)
+  }
+}
 set.seed(1)
-for (k in seq(8, 22, by = 2)) {
+for (k in seq(12, 22, by = 2)) {
   n <- 2^k
   y <- 3 * seq_len(n) / n + rnorm(n)
-  reps <- 5L
-  add("one problem", n, "cpu, 2 threads", wall(function() isotonic(y, device = "cpu"), reps))
-  add("one problem", n, "gpu", wall(function() isotonic(y, device = "gpu"), reps))
+  cpu("one problem", n, y)
+  add("one problem", n, "gpu", wall(function() isotonic(y, device = "gpu"), 5L))
 }
-for (cols in c(4, 16, 64, 256, 1024, 4096)) {
-  m <- matrix(rnorm(1000 * cols), 1000, cols)
-  n <- length(m)
-  reps <- 5L
-  old <- options(gpuiso.threads = 2L)
-  add("1000 x cols", n, "cpu, 2 threads", wall(function() isotonic(m, device = "cpu"), reps))
-  options(gpuiso.threads = 16L)
-  add("1000 x cols", n, "cpu, 16 threads", wall(function() isotonic(m, device = "cpu"), reps))
-  options(old)
-  add("1000 x cols", n, "gpu", wall(function() isotonic(m, device = "gpu"), reps))
+for (len in c(16, 1000)) {
+  for (cols in 4^(2:9)) {
+    n <- len * cols
+    if (n > 2^24) next
+    m <- matrix(rnorm(n), len, cols)
+    shape <- sprintf("%d x cols", len)
+    cpu(shape, n, m)
+    add(shape, n, "gpu", wall(function() isotonic(m, device = "gpu"), 5L))
+  }
 }
 write.csv(do.call(rbind, rows), out, row.names = FALSE)

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" { /* the CUDA engine calls these too */
+#endif
+
 typedef int64_t gi_idx;
 
 /* For hot loops written once and specialised by constant arguments. */
@@ -79,9 +83,30 @@ int gi_in_window(const double *x, gi_idx n, int nthreads);
  * 0 or 1, sums of weights times outcomes are such sums too. */
 int gi_sums_exact(const double *w, gi_idx n);
 
-/* First element (0-based) that is not finite, or negative when `nonneg`;
- * -1 if none. */
-gi_idx gi_first_invalid(const double *x, gi_idx n, int nonneg);
+/* What gi_first_invalid() looks for besides a value that is not finite. */
+enum {
+  GI_CHECK_NONNEG = 1, /* a negative value */
+  GI_CHECK_F32 = 2     /* beyond float32's range or, with GI_CHECK_NONNEG,
+                          positive but rounding to zero in float32 */
+};
+
+/* First element (0-based) that is not finite or fails a check of `checks`;
+ * -1 if none. On up to nthreads threads for long vectors. */
+gi_idx gi_first_invalid(const double *x, gi_idx n, int checks, int nthreads);
+
+/* Element conversions for the GPU's transfers (gi_convert()). */
+typedef enum {
+  GI_COPY1, GI_COPY4, GI_COPY8, /* bytes as they are, 1, 4 or 8 per element */
+  GI_TO_F32,                    /* double to float */
+  GI_FROM_F32,                  /* float to double */
+  GI_ROUND_F32                  /* double rounded to float and back */
+} gi_conv;
+
+/* Bytes per element of the source and of the destination of `conv`. */
+void gi_conv_sizes(gi_conv conv, size_t *src, size_t *dst);
+
+/* dst[i] = conv(src[i]) for n elements, on up to nthreads threads. */
+void gi_convert(void *dst, const void *src, gi_idx n, gi_conv conv, int nthreads);
 
 /* Pools n scores read in sorted order (ord, 1-based, in ord_i or ord_d):
  * each run of equal (code, score) becomes one point, its score, group code
@@ -196,6 +221,8 @@ gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
 /* Threads the engine may use: the request capped by what OpenMP allows
  * (1 when the package was built without OpenMP). */
 int gi_threads_cap(int requested);
+/* The processors OpenMP sees (1 without OpenMP). */
+int gi_procs(void);
 int gi_have_openmp(void);
 
 /* Isotonic distributional regression (idr.c): the threshold sweep.
@@ -244,5 +271,9 @@ void gi_idr_quantiles(const gi_idr_view *f, const double *thresholds,
 gi_status gi_idr_crps(const gi_idr_view *f, const double *thresholds,
                       gi_idx npred, const int *j, const double *lam,
                       const double *y, const int *kappa, double *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

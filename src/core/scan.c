@@ -5,12 +5,43 @@
 #include "gi_core.h"
 #include "gi_omp.h"
 
-gi_idx gi_first_invalid(const double *x, gi_idx n, int nonneg)
+static int invalid(double v, int checks)
 {
-  for (gi_idx i = 0; i < n; i++) {
-    if (!isfinite(x[i]) || (nonneg && x[i] < 0)) return i;
+  if (!isfinite(v)) return 1;
+  if ((checks & GI_CHECK_NONNEG) && v < 0) return 1;
+  if (checks & GI_CHECK_F32) {
+    double a = fabs(v);
+    if (a > 3.4028234663852886e38) return 1;
+    if ((checks & GI_CHECK_NONNEG) && v > 0 && v <= 0x1p-150) return 1;
   }
+  return 0;
+}
+
+static gi_idx first_in(const double *x, gi_idx lo, gi_idx hi, int checks)
+{
+  for (gi_idx i = lo; i < hi; i++)
+    if (invalid(x[i], checks)) return i;
   return -1;
+}
+
+/* Long vectors are scanned in blocks spread over the threads; the first bad
+ * element is the least index any block reports. */
+#define GI_SCAN_BLOCK ((gi_idx) 1 << 16)
+
+gi_idx gi_first_invalid(const double *x, gi_idx n, int checks, int nthreads)
+{
+  int nt = n < 16 * GI_SCAN_BLOCK ? 1 : gi_threads_cap(nthreads);
+  if (nt <= 1) return first_in(x, 0, n, checks);
+  gi_idx nblock = (n + GI_SCAN_BLOCK - 1) / GI_SCAN_BLOCK, first = n;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(min:first)
+  for (gi_idx b = 0; b < nblock; b++) {
+    gi_idx lo = b * GI_SCAN_BLOCK;
+    if (lo >= first) continue;
+    gi_idx hi = lo + GI_SCAN_BLOCK < n ? lo + GI_SCAN_BLOCK : n;
+    gi_idx i = first_in(x, lo, hi, checks);
+    if (i >= 0 && i < first) first = i;
+  }
+  return first < n ? first : -1;
 }
 
 gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,

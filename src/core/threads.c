@@ -11,6 +11,11 @@ int gi_have_openmp(void)
 #endif
 }
 
+int gi_procs(void)
+{
+  return omp_get_num_procs();
+}
+
 /* The request, capped by the processors, OMP_THREAD_LIMIT and
  * OMP_NUM_THREADS; at least 1. */
 int gi_threads_cap(int requested)

@@ -172,11 +172,10 @@ static int bits_for(int64_t v)
   return b;
 }
 
-extern "C" int gi_cuda_calibrate_host(const double *score, const double *outcome,
-                                      const double *w, const int *group, int64_t n,
-                                      int64_t ngroups, double *score_out,
-                                      double *value_out, double *weight_out,
-                                      int64_t *offsets, char *msg, size_t len)
+static int calibrate_host(const double *score, const double *outcome, const double *w,
+                          const int *group, int64_t n, int64_t ngroups, double *score_out,
+                          double *value_out, double *weight_out, int64_t *offsets,
+                          char *msg, size_t len)
 {
   if (n <= 0) return GI_CUDA_OK;
   if (n > (int64_t) INT32_MAX) {
@@ -208,12 +207,10 @@ extern "C" int gi_cuda_calibrate_host(const double *score, const double *outcome
   cal_layout(n, ngroups, w != NULL, grouped, (char *) base, &b);
 
   const char *stage = "copying the scores to the device";
-  size_t nb = (size_t) n * sizeof(double);
-  err = cudaMemcpy(b.score, score, nb, cudaMemcpyHostToDevice);
-  if (err == cudaSuccess) err = cudaMemcpy(b.y, outcome, nb, cudaMemcpyHostToDevice);
-  if (err == cudaSuccess && w) err = cudaMemcpy(b.w, w, nb, cudaMemcpyHostToDevice);
-  if (err == cudaSuccess && grouped)
-    err = cudaMemcpy(b.group, group, (size_t) n * sizeof(int32_t), cudaMemcpyHostToDevice);
+  err = gi_put(b.score, score, n, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_put(b.y, outcome, n, GI_COPY8, 0);
+  if (err == cudaSuccess && w) err = gi_put(b.w, w, n, GI_COPY8, 0);
+  if (err == cudaSuccess && grouped) err = gi_put(b.group, group, n, GI_COPY4, 0);
   unsigned blocks = (unsigned) ((n + 255) / 256);
   int nn = (int) n;
   if (err == cudaSuccess) {
@@ -254,11 +251,23 @@ extern "C" int gi_cuda_calibrate_host(const double *score, const double *outcome
   if (rc != GI_CUDA_OK) return rc;
   stage = "copying the curves back";
   cal_clamp<<<(unsigned) ((nruns + 255) / 256), 256>>>(b.fit, nruns);
-  size_t rb = (size_t) nruns * sizeof(double);
   err = cudaGetLastError();
-  if (err == cudaSuccess) err = cudaMemcpy(score_out, b.pscore, rb, cudaMemcpyDeviceToHost);
-  if (err == cudaSuccess) err = cudaMemcpy(value_out, b.fit, rb, cudaMemcpyDeviceToHost);
-  if (err == cudaSuccess) err = cudaMemcpy(weight_out, b.pweight, rb, cudaMemcpyDeviceToHost);
+  if (err == cudaSuccess) err = gi_get(score_out, b.pscore, nruns, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_get(value_out, b.fit, nruns, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_get(weight_out, b.pweight, nruns, GI_COPY8, 0);
   if (err != cudaSuccess) return gi_fail(err, stage, need, msg, len);
   return GI_CUDA_OK;
+}
+
+extern "C" int gi_cuda_calibrate_host(const double *score, const double *outcome,
+                                      const double *w, const int *group, int64_t n,
+                                      int64_t ngroups, double *score_out,
+                                      double *value_out, double *weight_out,
+                                      int64_t *offsets, char *msg, size_t len)
+{
+  gi_times_begin();
+  int rc = calibrate_host(score, outcome, w, group, n, ngroups, score_out, value_out,
+                          weight_out, offsets, msg, len);
+  gi_times_end();
+  return rc;
 }

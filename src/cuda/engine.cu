@@ -1,8 +1,9 @@
 /*
  * gpuiso CUDA engine: the plan of a batch, the device workspace kept
  * between calls, and the entry points of gi_cuda.h. Host code only; the
- * kernels are in chunk.cu, merge.cu and vjp.cu. No C++ library is used, so
- * that the package links with the C compiler.
+ * kernels are in chunk.cu, merge.cu and vjp.cu, the host transfers in
+ * transfer.cu. Of C++'s libraries only CUB (header-only, with the toolkit)
+ * is used, so that the package links with the C compiler.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ extern "C" void gi_cuda_release(void)
     ws[i].p = NULL;
     ws[i].cap = 0;
   }
+  gi_ring_release();
   (void) cudaGetLastError();
 }
 
@@ -277,6 +279,10 @@ static cudaError_t solve(const host_plan *h, const gi_plan &p, cudaStream_t s,
 static int fail(cudaError_t err, const char *what, size_t need, char *msg, size_t len)
 {
   (void) cudaGetLastError();
+  if (err == GI_ERR_INTERRUPTED) {
+    snprintf(msg, len, "interrupted");
+    return GI_CUDA_INTERRUPT;
+  }
   if (err == cudaErrorMemoryAllocation) {
     size_t fr = 0, tot = 0;
     if (cudaMemGetInfo(&fr, &tot) != cudaSuccess) { fr = 0; tot = 0; }
@@ -304,30 +310,6 @@ static size_t sum_sizes(const size_t *need)
   size_t s = 0;
   for (int i = 0; i < B_N; i++) s += need[i];
   return s;
-}
-
-/* Convert between R's doubles and the device's element type through a
- * host buffer: float32 halves what crosses the bus. */
-static cudaError_t put_values(void *dst, const double *src, int64_t n, int single)
-{
-  if (!single) return cudaMemcpy(dst, src, (size_t) n * sizeof(double), cudaMemcpyHostToDevice);
-  float *tmp = (float *) malloc((size_t) (n > 0 ? n : 1) * sizeof(float));
-  if (!tmp) return cudaErrorMemoryAllocation;
-  for (int64_t i = 0; i < n; i++) tmp[i] = (float) src[i];
-  cudaError_t err = cudaMemcpy(dst, tmp, (size_t) n * sizeof(float), cudaMemcpyHostToDevice);
-  free(tmp);
-  return err;
-}
-
-static cudaError_t get_values(double *dst, const void *src, int64_t n, int single)
-{
-  if (!single) return cudaMemcpy(dst, src, (size_t) n * sizeof(double), cudaMemcpyDeviceToHost);
-  float *tmp = (float *) malloc((size_t) (n > 0 ? n : 1) * sizeof(float));
-  if (!tmp) return cudaErrorMemoryAllocation;
-  cudaError_t err = cudaMemcpy(tmp, src, (size_t) n * sizeof(float), cudaMemcpyDeviceToHost);
-  for (int64_t i = 0; err == cudaSuccess && i < n; i++) dst[i] = tmp[i];
-  free(tmp);
-  return err;
 }
 
 static cudaError_t read_flag(int *flag)
@@ -390,9 +372,9 @@ static int begin(const int64_t *off, int64_t nprob, int single, int weighted,
 
 /* ---- entry points -------------------------------------------------------- */
 
-extern "C" int gi_cuda_fit_host(const double *y, const double *w, const int64_t *off,
-                                int64_t nprob, int decreasing, int single, double *fit,
-                                unsigned char *starts, char *msg, size_t len)
+static int fit_host(const double *y, const double *w, const int64_t *off, int64_t nprob,
+                    int decreasing, int single, double *fit, unsigned char *starts,
+                    char *msg, size_t len)
 {
   int64_t n = off[nprob];
   if (n == 0) return GI_CUDA_OK;
@@ -401,16 +383,15 @@ extern "C" int gi_cuda_fit_host(const double *y, const double *w, const int64_t 
   if (begin(off, nprob, single, w != NULL, &h, need, msg, len)) return GI_CUDA_NOMEM;
   need[B_STARTS] = starts ? (size_t) n : 0;
   cudaError_t err = reserve(need);
-  int rc = GI_CUDA_OK;
   if (err != cudaSuccess) {
-    rc = fail(err, "while reserving its workspace", sum_sizes(need), msg, len);
     plan_free(&h);
-    return rc;
+    return fail(err, "while reserving its workspace", sum_sizes(need), msg, len);
   }
+  gi_conv values = single ? GI_TO_F32 : GI_COPY8;
   const char *stage = "copying the data to the device";
-  err = put_values(ws[B_Y].p, y, n, single);
-  if (err == cudaSuccess && w) err = put_values(ws[B_W].p, w, n, single);
-  if (err == cudaSuccess) err = upload_plan(&h, 0);
+  err = upload_plan(&h, 0);
+  if (err == cudaSuccess) err = gi_put(ws[B_Y].p, y, n, values, 0);
+  if (err == cudaSuccess && w) err = gi_put(ws[B_W].p, w, n, values, 0);
   if (err == cudaSuccess) {
     stage = "in the solver's kernels";
     gi_plan p = device_plan(&h, ws[B_Y].p, w ? ws[B_W].p : NULL, ws[B_FIT].p,
@@ -419,17 +400,31 @@ extern "C" int gi_cuda_fit_host(const double *y, const double *w, const int64_t 
     err = solve(&h, p, 0);
   }
   if (err == cudaSuccess) {
-    stage = "copying the fit back";
-    err = get_values(fit, ws[B_FIT].p, n, single);
+    gi_host_ready(fit, (size_t) n * sizeof(double));
+    if (starts) gi_host_ready(starts, (size_t) n);
   }
-  if (err == cudaSuccess && starts)
-    err = cudaMemcpy(starts, ws[B_STARTS].p, (size_t) n, cudaMemcpyDeviceToHost);
   int flag = 0;
   if (err == cudaSuccess) err = read_flag(&flag);
+  /* a batch the CPU must solve is not copied back */
+  if (err == cudaSuccess && !(flag & GI_FLAG_RANGE)) {
+    stage = "copying the fit back";
+    err = gi_get(fit, ws[B_FIT].p, n, single ? GI_FROM_F32 : GI_COPY8, 0);
+    if (err == cudaSuccess && starts) err = gi_get(starts, ws[B_STARTS].p, n, GI_COPY1, 0);
+  }
   plan_free(&h);
   if (err != cudaSuccess) return fail(err, stage, sum_sizes(need), msg, len);
   if (flag & GI_FLAG_STEP) enforce_monotone(fit, off, nprob, decreasing);
   return range_status(flag, msg, len);
+}
+
+extern "C" int gi_cuda_fit_host(const double *y, const double *w, const int64_t *off,
+                                int64_t nprob, int decreasing, int single, double *fit,
+                                unsigned char *starts, char *msg, size_t len)
+{
+  gi_times_begin();
+  int rc = fit_host(y, w, off, nprob, decreasing, single, fit, starts, msg, len);
+  gi_times_end();
+  return rc;
 }
 
 /* The forward pass on device data; see gi_cuda_fit_device(). */
@@ -506,8 +501,9 @@ extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *of
   if (begin(off, nprob, single, w != NULL, &h, need, msg, len)) return GI_CUDA_NOMEM;
   cudaError_t err = reserve(need);
   cudaEvent_t e0 = NULL, e1 = NULL, ev[4] = {NULL, NULL, NULL, NULL};
-  if (err == cudaSuccess) err = put_values(ws[B_Y].p, y, n, single);
-  if (err == cudaSuccess && w) err = put_values(ws[B_W].p, w, n, single);
+  gi_conv values = single ? GI_TO_F32 : GI_COPY8;
+  if (err == cudaSuccess) err = gi_put(ws[B_Y].p, y, n, values, 0);
+  if (err == cudaSuccess && w) err = gi_put(ws[B_W].p, w, n, values, 0);
   if (err == cudaSuccess) err = cudaEventCreate(&e0);
   if (err == cudaSuccess) err = cudaEventCreate(&e1);
   for (int i = 0; i < 4 && err == cudaSuccess; i++) err = cudaEventCreate(&ev[i]);
@@ -523,7 +519,7 @@ extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *of
       plan_free(&h);
       return rc;
     }
-    if (fit) err = get_values(fit, ws[B_FIT].p, n, single);
+    if (fit) err = gi_get(fit, ws[B_FIT].p, n, single ? GI_FROM_F32 : GI_COPY8, 0);
   }
   gi_plan p = device_plan(&h, ws[B_Y].p, w ? ws[B_W].p : NULL, ws[B_FIT].p, NULL,
                           decreasing, single);
@@ -557,13 +553,10 @@ extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *of
   return range_status(flag, msg, len);
 }
 
-extern "C" int gi_cuda_vjp_host(const double *y, const double *w, const double *fit,
-                                const unsigned char *starts, const double *grad,
-                                const int64_t *off, int64_t nprob, int single,
-                                double *dy, double *dw, char *msg, size_t len)
+static int vjp_host(const double *y, const double *w, const double *fit,
+                    const unsigned char *starts, const double *grad, int64_t n,
+                    double *dy, double *dw, char *msg, size_t len)
 {
-  (void) single; /* the R layer rounds inputs and outputs; sums are pairs */
-  int64_t n = off[nprob];
   if (n == 0) return GI_CUDA_OK;
   size_t nb = (size_t) n * sizeof(double);
   size_t need[B_N] = {0};
@@ -572,28 +565,45 @@ extern "C" int gi_cuda_vjp_host(const double *y, const double *w, const double *
   need[B_SCRATCH] = gi_vjp_scratch_bytes(n);
   cudaError_t err = reserve(need);
   if (err != cudaSuccess) return fail(err, "while reserving its workspace", sum_sizes(need), msg, len);
-  err = cudaMemcpy(ws[B_Y].p, y, nb, cudaMemcpyHostToDevice);
-  if (err == cudaSuccess && w) err = cudaMemcpy(ws[B_W].p, w, nb, cudaMemcpyHostToDevice);
-  if (err == cudaSuccess) err = cudaMemcpy(ws[B_FIT].p, fit, nb, cudaMemcpyHostToDevice);
-  if (err == cudaSuccess) err = cudaMemcpy(ws[B_STARTS].p, starts, (size_t) n, cudaMemcpyHostToDevice);
-  if (err == cudaSuccess) err = cudaMemcpy(ws[B_GRAD].p, grad, nb, cudaMemcpyHostToDevice);
+  err = gi_put(ws[B_Y].p, y, n, GI_COPY8, 0);
+  if (err == cudaSuccess && w) err = gi_put(ws[B_W].p, w, n, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_put(ws[B_FIT].p, fit, n, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_put(ws[B_STARTS].p, starts, n, GI_COPY1, 0);
+  if (err == cudaSuccess) err = gi_put(ws[B_GRAD].p, grad, n, GI_COPY8, 0);
   if (err == cudaSuccess)
     err = gi_launch_vjp((const double *) ws[B_Y].p, w ? (const double *) ws[B_W].p : NULL,
                         (const double *) ws[B_FIT].p, (const unsigned char *) ws[B_STARTS].p,
                         (const double *) ws[B_GRAD].p, n, (double *) ws[B_DY].p,
                         dw ? (double *) ws[B_DW].p : NULL, ws[B_SCRATCH].p,
                         ws[B_SCRATCH].cap, 0);
-  if (err == cudaSuccess) err = cudaMemcpy(dy, ws[B_DY].p, nb, cudaMemcpyDeviceToHost);
-  if (err == cudaSuccess && dw) err = cudaMemcpy(dw, ws[B_DW].p, nb, cudaMemcpyDeviceToHost);
+  if (err == cudaSuccess) {
+    gi_host_ready(dy, nb);
+    if (dw) gi_host_ready(dw, nb);
+  }
+  if (err == cudaSuccess) err = gi_get(dy, ws[B_DY].p, n, GI_COPY8, 0);
+  if (err == cudaSuccess && dw) err = gi_get(dw, ws[B_DW].p, n, GI_COPY8, 0);
   if (err != cudaSuccess) return fail(err, "in the backward pass", sum_sizes(need), msg, len);
   return GI_CUDA_OK;
 }
 
-extern "C" int gi_cuda_memory(double *held, double *free_bytes, double *total_bytes,
-                              char *msg, size_t len)
+extern "C" int gi_cuda_vjp_host(const double *y, const double *w, const double *fit,
+                                const unsigned char *starts, const double *grad,
+                                const int64_t *off, int64_t nprob, int single,
+                                double *dy, double *dw, char *msg, size_t len)
+{
+  (void) single; /* the R layer rounds inputs and outputs; sums are pairs */
+  gi_times_begin();
+  int rc = vjp_host(y, w, fit, starts, grad, off[nprob], dy, dw, msg, len);
+  gi_times_end();
+  return rc;
+}
+
+extern "C" int gi_cuda_memory(double *held, double *pinned, double *free_bytes,
+                              double *total_bytes, char *msg, size_t len)
 {
   size_t fr = 0, tot = 0;
   *held = (double) held_bytes();
+  *pinned = (double) gi_ring_bytes();
   /* asking the device would start a CUDA context: not before the engine
    * has run in this session */
   if (!engine_started) {

@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include "dd.cuh"
+#include "../core/gi_core.h"
 
 #define GI_CHUNK 1024
 #define GI_SLOT (GI_CHUNK + 1)
@@ -127,6 +128,25 @@ struct gi_carver {
     return p;
   }
 };
+
+/* Host-data transfers through the pinned staging ring (transfer.cu), on
+ * stream s: gi_put() returns when the host data have been read (the copies
+ * may still be under way on s), gi_get() when `host` holds the data.
+ * `conv` says how elements change on the way (gi_core.h). Either returns
+ * GI_ERR_INTERRUPTED, outside CUDA's codes (below 1000 and from 10000),
+ * when the user interrupted; s is then idle. */
+#define GI_ERR_INTERRUPTED ((cudaError_t) 9000)
+cudaError_t gi_put(void *dev, const void *host, int64_t n, gi_conv conv, cudaStream_t s);
+cudaError_t gi_get(void *host, const void *dev, int64_t n, gi_conv conv, cudaStream_t s);
+void gi_ring_release(void);
+size_t gi_ring_bytes(void);
+/* Pays a fresh host result's page faults (gi_prefault()) on the transfer
+ * threads: called while the device works, before gi_get() fills it. */
+void gi_host_ready(void *host, size_t bytes);
+/* Every host-data entry point brackets its work with these (the stage
+ * times of gi_cuda_last_times()). */
+void gi_times_begin(void);
+void gi_times_end(void);
 
 /* Pipelines that prepare a batch on the device (calibrate.cu): one
  * auxiliary buffer of the workspace holds their data, at least `bytes`;

@@ -131,14 +131,35 @@ int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w,
                      size_t len);
 void gi_cuda_idr_result(const int **start, const double **value);
 
-/* Bytes of device memory the workspace holds now, and the device's free
- * and total memory (cudaMemGetInfo); -1 for these two until the engine has
- * run in this process, so that asking starts no CUDA context. */
-int gi_cuda_memory(double *held, double *free_bytes, double *total_bytes,
-                   char *msg, size_t len);
+/* Bytes of device memory the workspace holds now, bytes of pinned host
+ * memory its staging buffers hold, and the device's free and total memory
+ * (cudaMemGetInfo); -1 for these two until the engine has run in this
+ * process, so that asking starts no CUDA context. */
+int gi_cuda_memory(double *held, double *pinned, double *free_bytes,
+                   double *total_bytes, char *msg, size_t len);
 
-/* Give the workspace back to the device. */
+/* Give the workspace and the staging buffers back. */
 void gi_cuda_release(void);
+
+/* The host threads that fill and drain the staging buffers of the next
+ * calls (copying, and converting to and from float32). */
+void gi_cuda_set_threads(int nthreads);
+
+/* The largest piece of a transfer, in bytes (0: the default, 8 MiB); for
+ * tests and benchmarks. Returns the previous setting. */
+size_t gi_cuda_set_piece(size_t bytes);
+
+/* The stage times (ms) and bytes of the last host-data call, in this order:
+ * the whole call; copying in (the host handing every piece to the bus);
+ * the rest (kernels, planning and waiting for the device); copying out
+ * (the last piece drained); the host threads' converting, part of both
+ * copies; touching the result's fresh pages while the device works; the
+ * bytes sent to the device and back. */
+enum {
+  GI_T_TOTAL, GI_T_COPY_IN, GI_T_DEVICE, GI_T_COPY_OUT, GI_T_CONVERT,
+  GI_T_PREFAULT, GI_T_BYTES_IN, GI_T_BYTES_OUT, GI_TIMES
+};
+void gi_cuda_last_times(double *out);
 
 #ifdef __cplusplus
 }

@@ -16,9 +16,6 @@
 #include <cub/cub.cuh>
 #include "engine.cuh"
 #include "gi_cuda.h"
-extern "C" {
-#include "../core/gi_core.h" /* gi_interrupted(): a look at interrupts */
-}
 
 /* Values per slab: the solver's workspace for a slab of long problems is
  * about 60 bytes a value, the slab's own buffers 40. */
@@ -183,9 +180,8 @@ static size_t idr_layout(int64_t n, int64_t m, int64_t C, int weighted, char *ba
   return c.off + align256(t);
 }
 
-extern "C" int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w,
-                                int64_t n, int64_t m, int64_t K, double *ptr,
-                                char *msg, size_t len)
+static int idr_host(const int *xcode, const int *kcode, const double *w, int64_t n,
+                    int64_t m, int64_t K, double *ptr, char *msg, size_t len)
 {
   ptr[0] = 0;
   if (m > (int64_t) INT32_MAX || n > (int64_t) INT32_MAX) {
@@ -244,12 +240,10 @@ extern "C" int gi_cuda_idr_host(const int *xcode, const int *kcode, const double
     if (err == cudaSuccess) {
       idr_layout(n, m, C, weighted, (char *) base, &b);
       stage = "copying the observations to the device";
-      err = cudaMemcpy(b.gptr, gptr, ((size_t) m + 1) * sizeof(int64_t), cudaMemcpyHostToDevice);
+      err = gi_put(b.gptr, gptr, m + 1, GI_COPY8, 0);
     }
-    if (err == cudaSuccess)
-      err = cudaMemcpy(b.okc, okc, (size_t) n * sizeof(int32_t), cudaMemcpyHostToDevice);
-    if (err == cudaSuccess)
-      err = cudaMemcpy(b.ocw, ocw, (size_t) n * sizeof(double), cudaMemcpyHostToDevice);
+    if (err == cudaSuccess) err = gi_put(b.okc, okc, n, GI_COPY4, 0);
+    if (err == cudaSuccess) err = gi_put(b.ocw, ocw, n, GI_COPY8, 0);
     int64_t nb = 0;
     for (int64_t k0 = 0; err == cudaSuccess && k0 < K; k0 += C) {
       int64_t c = K - k0 < C ? K - k0 : C, s = c * m;
@@ -279,11 +273,8 @@ extern "C" int gi_cuda_idr_host(const int *xcode, const int *kcode, const double
         goto done;
       }
       stage = "copying the blocks back";
-      err = cudaMemcpy(res_start + nb, b.start, (size_t) total * sizeof(int32_t),
-                       cudaMemcpyDeviceToHost);
-      if (err == cudaSuccess)
-        err = cudaMemcpy(res_value + nb, b.value, (size_t) total * sizeof(double),
-                         cudaMemcpyDeviceToHost);
+      err = gi_get(res_start + nb, b.start, total, GI_COPY4, 0);
+      if (err == cudaSuccess) err = gi_get(res_value + nb, b.value, total, GI_COPY8, 0);
       for (int64_t t = 0; t < c; t++) {
         nb += count[t];
         ptr[k0 + t + 1] = (double) nb;
@@ -299,5 +290,15 @@ extern "C" int gi_cuda_idr_host(const int *xcode, const int *kcode, const double
   }
 done:
   free(gptr); free(okc); free(ocw); free(off); free(count);
+  return rc;
+}
+
+extern "C" int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w,
+                                int64_t n, int64_t m, int64_t K, double *ptr,
+                                char *msg, size_t len)
+{
+  gi_times_begin();
+  int rc = idr_host(xcode, kcode, w, n, m, K, ptr, msg, len);
+  gi_times_end();
   return rc;
 }

@@ -87,10 +87,9 @@ static size_t iso_layout(int64_t n, int weighted, char *base, iso_buffers *b)
   return c.off;
 }
 
-extern "C" int gi_cuda_isoreg_host(const double *x, const double *y, const double *w,
-                                   int64_t n, int decreasing, int32_t *ord,
-                                   double *ys, double *ws, unsigned char *same,
-                                   double *fit, char *msg, size_t len)
+static int isoreg_host(const double *x, const double *y, const double *w, int64_t n,
+                       int decreasing, int32_t *ord, double *ys, double *ws,
+                       unsigned char *same, double *fit, char *msg, size_t len)
 {
   if (n <= 0) return GI_CUDA_OK;
   if (n > (int64_t) INT32_MAX) {
@@ -105,10 +104,9 @@ extern "C" int gi_cuda_isoreg_host(const double *x, const double *y, const doubl
   iso_layout(n, w != NULL, (char *) base, &b);
 
   const char *stage = "copying the points to the device";
-  size_t nb = (size_t) n * sizeof(double);
-  err = cudaMemcpy(b.x, x, nb, cudaMemcpyHostToDevice);
-  if (err == cudaSuccess) err = cudaMemcpy(b.y, y, nb, cudaMemcpyHostToDevice);
-  if (err == cudaSuccess && w) err = cudaMemcpy(b.w, w, nb, cudaMemcpyHostToDevice);
+  err = gi_put(b.x, x, n, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_put(b.y, y, n, GI_COPY8, 0);
+  if (err == cudaSuccess && w) err = gi_put(b.w, w, n, GI_COPY8, 0);
   unsigned blocks = (unsigned) ((n + 255) / 256);
   int nn = (int) n;
   if (err == cudaSuccess) {
@@ -135,11 +133,22 @@ extern "C" int gi_cuda_isoreg_host(const double *x, const double *y, const doubl
                            len);
   if (rc != GI_CUDA_OK) return rc;
   stage = "copying the fit back";
-  err = cudaMemcpy(ord, b.ord, (size_t) n * sizeof(int32_t), cudaMemcpyDeviceToHost);
-  if (err == cudaSuccess) err = cudaMemcpy(ys, b.ys, nb, cudaMemcpyDeviceToHost);
-  if (err == cudaSuccess && w) err = cudaMemcpy(ws, b.ws, nb, cudaMemcpyDeviceToHost);
-  if (err == cudaSuccess) err = cudaMemcpy(same, b.same, (size_t) n, cudaMemcpyDeviceToHost);
-  if (err == cudaSuccess) err = cudaMemcpy(fit, b.fit, nb, cudaMemcpyDeviceToHost);
+  err = gi_get(ord, b.ord, n, GI_COPY4, 0);
+  if (err == cudaSuccess) err = gi_get(ys, b.ys, n, GI_COPY8, 0);
+  if (err == cudaSuccess && w) err = gi_get(ws, b.ws, n, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_get(same, b.same, n, GI_COPY1, 0);
+  if (err == cudaSuccess) err = gi_get(fit, b.fit, n, GI_COPY8, 0);
   if (err != cudaSuccess) return gi_fail(err, stage, need, msg, len);
   return GI_CUDA_OK;
+}
+
+extern "C" int gi_cuda_isoreg_host(const double *x, const double *y, const double *w,
+                                   int64_t n, int decreasing, int32_t *ord,
+                                   double *ys, double *ws, unsigned char *same,
+                                   double *fit, char *msg, size_t len)
+{
+  gi_times_begin();
+  int rc = isoreg_host(x, y, w, n, decreasing, ord, ys, ws, same, fit, msg, len);
+  gi_times_end();
+  return rc;
 }

@@ -52,6 +52,15 @@ brute_fit <- function(y, w = NULL, decreasing = FALSE) {
   fill_right(ref_brute(y[pos], w[pos], decreasing), pos, length(y))
 }
 
+# `code` with the k-th look at interrupts of each engine call reporting
+# one, as Ctrl-C would (GPUISO_TEST_INTERRUPT); "stopped" when it stopped.
+with_interrupt_at <- function(k, code) {
+  old <- Sys.getenv("GPUISO_TEST_INTERRUPT")
+  on.exit(Sys.setenv(GPUISO_TEST_INTERRUPT = old), add = TRUE)
+  Sys.setenv(GPUISO_TEST_INTERRUPT = k)
+  tryCatch(code, interrupt = function(e) "stopped")
+}
+
 # Evaluate `code` with options set, restoring them afterwards.
 with_opts <- function(opts, code) {
   old <- options(opts)

@@ -80,10 +80,10 @@ test_that("valid input fits; a true result beyond the doubles is a classed error
 
 test_that("a failure of the GPU engine is a device error, and R's status is a name", {
   skip_if(gpu_available(), "a GPU engine is available")
-  e <- catch(.Call(gpuiso:::ffi_gpu_fit, c(2, 1), NULL, c(0, 2), FALSE, FALSE, FALSE))
+  e <- catch(.Call(gpuiso:::ffi_gpu_fit, c(2, 1), NULL, c(0, 2), FALSE, FALSE, FALSE, 1L))
   expect_identical(class(e), gpuiso_class("device"))
   expect_match(conditionMessage(e), "^The GPU engine failed: .*device = \"cpu\"")
-  e <- catch(.Call(gpuiso:::ffi_gpu_idr, 0:1, 0:1, NULL, 2, 2))
+  e <- catch(.Call(gpuiso:::ffi_gpu_idr, 0:1, 0:1, NULL, 2, 2, 1L))
   expect_identical(class(e), gpuiso_class("device"))
   expect_false(exists("gpu_status_range", asNamespace("gpuiso"), inherits = FALSE))
 })
@@ -100,15 +100,7 @@ test_that("the R layer's conditions share the C ones' classes and fields", {
 })
 
 # ---------------------------------------------------------------------------
-# Interrupts. GPUISO_TEST_INTERRUPT=k makes the k-th look at interrupts of a
-# call report one, as Ctrl-C would.
-
-with_interrupt_at <- function(k, code) {
-  old <- Sys.getenv("GPUISO_TEST_INTERRUPT")
-  on.exit(Sys.setenv(GPUISO_TEST_INTERRUPT = old), add = TRUE)
-  Sys.setenv(GPUISO_TEST_INTERRUPT = k)
-  tryCatch(code, interrupt = function(e) "stopped")
-}
+# Interrupts (with_interrupt_at() is in setup.R).
 
 # The CPU engine's own looks inside a piece of work (core/pava.c, vjp.c,
 # isoreg.c) land in a separate change of issue 11: until then the tests that

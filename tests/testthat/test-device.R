@@ -5,7 +5,7 @@ test_that("gpu_info() has the documented shape", {
   expect_s3_class(info, "gpuiso_gpu_info")
   expect_true(is.list(info))
   expect_true(all(c("cuda_compiled", "available", "reason", "devices",
-                    "workspace", "runtime", "driver", "nvcc", "nvcc_version",
+                    "workspace", "pinned", "runtime", "driver", "nvcc", "nvcc_version",
                     "openmp", "threads") %in% names(info)))
   expect_true(is.logical(info$cuda_compiled) && length(info$cuda_compiled) == 1L &&
                 !is.na(info$cuda_compiled))
@@ -19,6 +19,25 @@ test_that("gpu_info() has the documented shape", {
   if (!info$available) expect_true(nzchar(info$reason))
   expect_output(print(info), "CUDA compiled in")
   expect_output(print(info), "CPU threads")
+})
+
+test_that("the default threads are half the processors, 2 under R CMD check, or GPUISO_THREADS", {
+  dt <- gpuiso:::default_threads
+  expect_identical(dt(c("", ""), procs = 16L), 8L)
+  expect_identical(dt(c("", ""), procs = 3L), 1L)
+  expect_identical(dt(c("", ""), procs = 1L), 1L)
+  expect_identical(dt(c("", "TRUE"), procs = 16L), 2L)
+  expect_identical(dt(c("", "true"), procs = 16L), 2L)
+  expect_identical(dt(c("", "false"), procs = 16L), 8L)
+  expect_identical(dt(c("12", ""), procs = 16L), 12L)
+  expect_identical(dt(c("12", "TRUE"), procs = 16L), 2L)
+  expect_identical(dt(c("1", "TRUE"), procs = 16L), 1L)
+  for (bad in c("0", "-2", "2.5", "two", "NA")) {
+    expect_warning(t <- dt(c(bad, ""), procs = 16L), "GPUISO_THREADS must be a positive whole number")
+    expect_identical(t, 8L)
+  }
+  # what the package set when it loaded, under this test run
+  expect_true(is.integer(getOption("gpuiso.threads")))
 })
 
 test_that("gpu_info()$threads follows options(gpuiso.threads)", {
@@ -81,5 +100,20 @@ test_that("gpu_info() lists the devices the CUDA runtime sees, and says why not"
   expect_true(is.numeric(info$workspace) && length(info$workspace) == 1L &&
                 info$workspace >= 0)
   if (!info$available) expect_identical(info$workspace, 0)
-  if (info$available) expect_output(print(info), "GPU workspace")
+  expect_true(is.numeric(info$pinned) && length(info$pinned) == 1L && info$pinned >= 0)
+  if (!info$available) expect_identical(info$pinned, 0)
+  if (info$available) expect_output(print(info), "GPU workspace.*pinned host memory")
+})
+
+test_that("gpu_timings() has the documented shape, and prints", {
+  t <- gpu_timings()
+  expect_s3_class(t, "gpuiso_gpu_timings")
+  expect_identical(names(t), c("total", "copy_in", "device", "copy_out", "convert",
+                               "prefault", "bytes_in", "bytes_out"))
+  expect_true(all(vapply(t, function(v) is.double(v) && length(v) == 1L && v >= 0,
+                         logical(1))))
+  if (!gpu_info()$cuda_compiled) expect_true(all(unlist(t) == 0))
+  expect_output(print(t), "last GPU call: .* ms")
+  expect_output(print(t), "copy in")
+  expect_error(print(t, digits = 3), class = "gpuiso_error_input")
 })

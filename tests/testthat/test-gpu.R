@@ -535,7 +535,7 @@ test_that("the entry point for data on the device gives the host path's fit", {
     # gpu_bench's warm-up runs through gi_cuda_fit_device() and returns its fit
     res <- .Call(gpuiso:::ffi_gpu_bench, y, ww, off, dec, single, 1L)
     expect_identical(res$status, "ok")
-    host <- .Call(gpuiso:::ffi_gpu_fit, y, ww, off, dec, FALSE, single)
+    host <- .Call(gpuiso:::ffi_gpu_fit, y, ww, off, dec, FALSE, single, 2L)
     expect_identical(res$fit, host$fit,
                      label = sprintf("device entry, single = %s, dec = %s, weighted = %s",
                                      single, dec, !is.null(ww)))

@@ -1,0 +1,217 @@
+/*
+ * Transfers between R's memory and the device, and the stage times of the
+ * last call.
+ *
+ * R's vectors live in pageable memory, which the DMA engines read at about
+ * 9 GB/s and write at about 15 GB/s on the H200 host, against about 55 GB/s
+ * each way for page-locked memory. So data cross in pieces through a ring
+ * of pinned staging buffers: host threads fill (or drain) one buffer,
+ * converting between R's doubles and the device's element type on the way,
+ * while the bus moves the others. The ring is kept between calls, like the
+ * device workspace; registering R's vectors instead (cudaHostRegister)
+ * costs about as much as copying them, for every call.
+ */
+#include <string.h>
+#include <time.h>
+#include "engine.cuh"
+#include "gi_cuda.h"
+#include "../core/gi_memory.h"
+
+#define GI_RING 4
+/* The largest piece by default: big enough that waking the host threads
+ * and the event waits cost little per byte, small enough that the first and
+ * last pieces, which do not overlap, are short. */
+#define GI_PIECE_MAX ((size_t) 8 << 20)
+#define GI_PIECE_MIN ((size_t) 4 << 10)
+
+struct stage {
+  void *p;
+  size_t cap;
+  cudaEvent_t done; /* recorded after the last copy that used it */
+};
+
+static stage ring[GI_RING];
+static int host_threads = 1;
+static size_t piece_max = GI_PIECE_MAX;
+static double times[GI_TIMES];
+static double call_start;
+
+static double now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+extern "C" void gi_cuda_set_threads(int nthreads)
+{
+  host_threads = nthreads > 0 ? nthreads : 1;
+}
+
+extern "C" size_t gi_cuda_set_piece(size_t bytes)
+{
+  size_t old = piece_max;
+  if (bytes == 0) bytes = GI_PIECE_MAX;
+  piece_max = bytes < GI_PIECE_MIN ? GI_PIECE_MIN : bytes;
+  return old;
+}
+
+/* ---- the staging ring ------------------------------------------------------ */
+
+static void ring_free(stage *b)
+{
+  if (b->done) {
+    (void) cudaEventSynchronize(b->done);
+    (void) cudaEventDestroy(b->done);
+  }
+  if (b->p) (void) cudaFreeHost(b->p);
+  memset(b, 0, sizeof(*b));
+}
+
+void gi_ring_release(void)
+{
+  for (int i = 0; i < GI_RING; i++) ring_free(&ring[i]);
+  (void) cudaGetLastError();
+}
+
+size_t gi_ring_bytes(void)
+{
+  size_t s = 0;
+  for (int i = 0; i < GI_RING; i++) s += ring[i].cap;
+  return s;
+}
+
+/* The first `count` buffers of the ring, each at least `bytes`. */
+static cudaError_t ring_reserve(int count, size_t bytes)
+{
+  for (int i = 0; i < count; i++) {
+    stage *b = &ring[i];
+    if (b->cap >= bytes) continue;
+    ring_free(b);
+    cudaError_t err = cudaEventCreateWithFlags(&b->done, cudaEventDisableTiming);
+    if (err == cudaSuccess) err = cudaHostAlloc(&b->p, bytes, cudaHostAllocDefault);
+    if (err != cudaSuccess) {
+      ring_free(b);
+      return err;
+    }
+    b->cap = bytes;
+  }
+  return cudaSuccess;
+}
+
+/* Elements per piece for n elements of `es` bytes on the device side, and
+ * the ring buffers that the pieces use. */
+static int64_t piece_size(int64_t n, size_t es, int *nbuf)
+{
+  size_t total = (size_t) n * es, piece = GI_PIECE_MIN;
+  while (piece < total && 2 * piece <= piece_max) piece <<= 1;
+  int64_t per = (int64_t) (piece / es);
+  int64_t pieces = (n + per - 1) / per;
+  *nbuf = pieces < GI_RING ? (int) pieces : GI_RING;
+  return per;
+}
+
+/* ---- the copies ------------------------------------------------------------ */
+
+cudaError_t gi_put(void *dev, const void *host, int64_t n, gi_conv conv, cudaStream_t s)
+{
+  if (n <= 0) return cudaSuccess;
+  double t0 = now_ms(), busy = 0.0;
+  size_t hs, ds;
+  gi_conv_sizes(conv, &hs, &ds);
+  int nbuf;
+  int64_t per = piece_size(n, ds, &nbuf);
+  cudaError_t err = ring_reserve(nbuf, (size_t) per * ds);
+  for (int64_t i = 0, k = 0; err == cudaSuccess && i < n; i += per, k++) {
+    stage *b = &ring[k % GI_RING];
+    int64_t cnt = n - i < per ? n - i : per;
+    err = cudaEventSynchronize(b->done); /* its last copy has left it */
+    if (err != cudaSuccess) break;
+    double c0 = now_ms();
+    gi_convert(b->p, (const char *) host + (size_t) i * hs, cnt, conv, host_threads);
+    busy += now_ms() - c0;
+    err = cudaMemcpyAsync((char *) dev + (size_t) i * ds, b->p, (size_t) cnt * ds,
+                          cudaMemcpyHostToDevice, s);
+    if (err == cudaSuccess) err = cudaEventRecord(b->done, s);
+    if (err == cudaSuccess && gi_interrupted(cnt)) {
+      (void) cudaStreamSynchronize(s);
+      err = GI_ERR_INTERRUPTED;
+    }
+  }
+  times[GI_T_COPY_IN] += now_ms() - t0;
+  times[GI_T_CONVERT] += busy;
+  times[GI_T_BYTES_IN] += (double) n * ds;
+  return err;
+}
+
+cudaError_t gi_get(void *host, const void *dev, int64_t n, gi_conv conv, cudaStream_t s)
+{
+  if (n <= 0) return cudaSuccess;
+  double t0 = now_ms(), busy = 0.0;
+  size_t ds, hs;
+  gi_conv_sizes(conv, &ds, &hs);
+  int nbuf;
+  int64_t per = piece_size(n, ds, &nbuf);
+  int64_t pieces = (n + per - 1) / per;
+  cudaError_t err = ring_reserve(nbuf, (size_t) per * ds);
+  /* huge pages for a fresh result: first touching 4 KiB pages costs more
+   * than the copy itself */
+  gi_hint_huge(host, (size_t) n * hs);
+  /* piece k goes to buffer k % GI_RING once piece k - GI_RING is drained */
+  int64_t issued = 0;
+  for (int64_t k = 0; err == cudaSuccess && k < pieces; k++) {
+    for (; err == cudaSuccess && issued < pieces && issued < k + GI_RING; issued++) {
+      stage *b = &ring[issued % GI_RING];
+      int64_t i = issued * per, cnt = n - i < per ? n - i : per;
+      err = cudaStreamWaitEvent(s, b->done, 0);
+      if (err == cudaSuccess)
+        err = cudaMemcpyAsync(b->p, (const char *) dev + (size_t) i * ds, (size_t) cnt * ds,
+                              cudaMemcpyDeviceToHost, s);
+      if (err == cudaSuccess) err = cudaEventRecord(b->done, s);
+    }
+    if (err != cudaSuccess) break;
+    stage *b = &ring[k % GI_RING];
+    int64_t i = k * per, cnt = n - i < per ? n - i : per;
+    err = cudaEventSynchronize(b->done);
+    if (err != cudaSuccess) break;
+    double c0 = now_ms();
+    gi_convert((char *) host + (size_t) i * hs, b->p, cnt, conv, host_threads);
+    busy += now_ms() - c0;
+    if (gi_interrupted(cnt)) {
+      (void) cudaStreamSynchronize(s);
+      err = GI_ERR_INTERRUPTED;
+    }
+  }
+  times[GI_T_COPY_OUT] += now_ms() - t0;
+  times[GI_T_CONVERT] += busy;
+  times[GI_T_BYTES_OUT] += (double) n * ds;
+  return err;
+}
+
+void gi_host_ready(void *host, size_t bytes)
+{
+  double t0 = now_ms();
+  gi_prefault(host, bytes, host_threads);
+  times[GI_T_PREFAULT] += now_ms() - t0;
+}
+
+/* ---- stage times ----------------------------------------------------------- */
+
+void gi_times_begin(void)
+{
+  for (int i = 0; i < GI_TIMES; i++) times[i] = 0.0;
+  call_start = now_ms();
+}
+
+void gi_times_end(void)
+{
+  times[GI_T_TOTAL] = now_ms() - call_start;
+  double rest = times[GI_T_TOTAL] - times[GI_T_COPY_IN] - times[GI_T_COPY_OUT];
+  rest -= times[GI_T_PREFAULT];
+  times[GI_T_DEVICE] = rest > 0 ? rest : 0;
+}
+
+extern "C" void gi_cuda_last_times(double *out)
+{
+  memcpy(out, times, sizeof(times));
+}
