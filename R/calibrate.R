@@ -252,7 +252,8 @@ fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
   label <- function(b) {
     if (is.null(g)) NULL else sprintf("group %s", encodeString(g$labels[b], quote = "\""))
   }
-  device <- resolve_device(device, length(scores), ecall)
+  device <- resolve_device(device, length(scores), ecall,
+                           min_n = gpu_min_n(default = gpu_sort_min_n_default))
   # On the GPU the sort and the pooling of ties happen on the device too;
   # zero weights (rare) are pooled on the CPU, as is anything the device
   # sort cannot take.

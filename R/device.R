@@ -26,6 +26,12 @@
 #' (`r format(gpu_min_n_default, scientific = FALSE)` unless set),
 #' because below that copying the data to the device and back costs more
 #' than the CPU's linear pass; smaller calls do not even ask the driver.
+#' Above it, a batch of many problems stays on the CPU where the CPU
+#' engine's threads (`getOption("gpuiso.threads")`) are expected to be
+#' faster: on the H200 host where this was measured, the GPU from R costs
+#' about 2 ns per element and a thread of the CPU engine 22 to 38 ns, so
+#' the CPU wins only with some 20 threads or more. Where your machine
+#' differs, time both devices and set `device` or the option.
 #'
 #' The engine keeps a workspace in device memory between calls, so that a
 #' loop of calls does not allocate each time; `gpu_info()$workspace` says
@@ -98,9 +104,10 @@ gpu_release <- function() {
 
 # Whether the GPU engine can run now, and why not: CUDA compiled in and at
 # least one device seen by the runtime. Asks the driver; caches nothing.
-gpu_status <- function() {
+# With `detail`, also each device's name, memory and compute capability.
+gpu_status <- function(detail = TRUE) {
   b <- .Call(ffi_build_info)
-  p <- .Call(ffi_gpu_probe)
+  p <- .Call(ffi_gpu_probe, detail)
   reason <- if (!b$cuda_compiled) {
     b$cuda_note
   } else if (p$count < 0L) {
@@ -210,13 +217,36 @@ print.gpuiso_gpu_info <- function(x, ...) {
   invisible(x)
 }
 
-# Below this many elements in one call, device = "auto" stays on the CPU:
-# the copies to the device and back and the launches cost more than the
-# CPU's linear pass. Measured on an H200 host (bench/gpu/crossover.R,
-# bench/gpu/RESULTS.md): at 2^16 noisy values the GPU call from R takes about
-# half the time of the CPU engine on its default 2 threads, and below 2^14
-# both take well under a millisecond. options(gpuiso.gpu_min_n =) overrides it.
-gpu_min_n_default <- 2^16
+# Below this many elements in one call, device = "auto" stays on the CPU
+# and does not even ask the driver: the launches and the copies cost more
+# than the CPU's linear pass. Measured on the H200 host (bench/gpu/crossover.R,
+# bench/gpu/RESULTS-e2e.md): at 2^14 elements the GPU call from R takes less
+# time than the CPU engine on 8 or 16 threads, for one problem and for
+# batches of 16- and 1,000-element problems alike; at 2^12 the CPU is
+# faster in all three. options(gpuiso.gpu_min_n =) overrides it.
+gpu_min_n_default <- 2^14
+
+# The same for the pipelines that sort on the device (isoreg(),
+# iso_calibrate(), reliability_diagram()), whose crossover was measured at
+# 2^16 (bench/isoreg-RESULTS.md, bench/calibration-RESULTS.md).
+gpu_sort_min_n_default <- 2^16
+
+# Above that size, whether a batch of n elements in nprob problems is
+# expected to run faster on the GPU than on the CPU engine's threads. The
+# CPU engine spreads a batch's problems over its threads; the GPU's time
+# from R is bound by the host's copies. Costs fitted to the H200 host's
+# measurements (bench/gpu/RESULTS-e2e.md, crossover.csv): the GPU about
+# 0.15 ms plus 2 ns per element; the CPU about 0.3 ms (starting its
+# threads) plus 38 ns per element and thread for batches of 16 to 10,000
+# elements (the threads share the memory bus). So the GPU loses only where
+# a batch has some 20 threads or more to spread over. (One problem runs on
+# one thread of the CPU, at about 22 ns per element: above gpu_min_n the GPU
+# is faster.)
+gpu_beats_cpu <- function(n, nprob, threads) {
+  cpu <- 0.3 + n * 38e-6 / max(1, min(threads, nprob))
+  gpu <- 0.15 + n * 2e-6
+  gpu < cpu
+}
 
 gpu_min_n <- function(option = "gpuiso.gpu_min_n", default = gpu_min_n_default) {
   m <- getOption(option, default)
@@ -227,15 +257,17 @@ gpu_min_n <- function(option = "gpuiso.gpu_min_n", default = gpu_min_n_default) 
   m
 }
 
-# The engine a call with `n` elements in all will use: "cpu" or "gpu".
-# `device = "gpu"` where the GPU cannot be used is an error that says why;
-# "auto" takes the GPU when it can be used and the work is large enough,
-# and asks the driver only then.
-resolve_device <- function(device, n, call, min_n = gpu_min_n()) {
+# The engine a call with `n` elements in all (in `nprob` problems) will
+# use: "cpu" or "gpu". `device = "gpu"` where the GPU cannot be used is an
+# error that says why; "auto" takes the GPU when it can be used, the work is
+# large enough and expected to run faster there, and asks the driver only
+# then.
+resolve_device <- function(device, n, call, min_n = gpu_min_n(), nprob = 1) {
   if (identical(device, "cpu")) return("cpu")
   if (identical(device, "auto")) {
     if (n < min_n) return("cpu")
-    return(if (gpu_status()$available) "gpu" else "cpu")
+    if (nprob > 1 && !gpu_beats_cpu(n, nprob, resolve_threads())) return("cpu")
+    return(if (gpu_status(detail = FALSE)$available) "gpu" else "cpu")
   }
   if (!identical(device, "gpu")) {
     abort_input(sprintf("`device` must be one of \"auto\", \"cpu\" or \"gpu\", not %s.",
@@ -243,7 +275,7 @@ resolve_device <- function(device, n, call, min_n = gpu_min_n()) {
                           encodeString(device, quote = "\"")
                         else describe_type(device)), call)
   }
-  s <- gpu_status()
+  s <- gpu_status(detail = FALSE)
   if (!s$available) {
     abort_device(sprintf(paste0("`device = \"gpu\"` is not available: %s. ",
                                 "Use `device = \"cpu\"` or `\"auto\"`."),

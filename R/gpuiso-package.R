@@ -9,15 +9,24 @@
 #'
 #' @section Options:
 #' * `gpuiso.threads`: how many threads the CPU engine may use for a batch
-#'   of problems (default 2, further capped by the processors and by
-#'   `OMP_THREAD_LIMIT`). A single problem runs on one thread; [isoreg()]
+#'   of problems, and the GPU engine for its copies between R's memory and
+#'   the device. The default, set when the package loads, is the environment
+#'   variable `GPUISO_THREADS` when set, else half the processors (at least
+#'   1), and at most 2 under `R CMD check` (which sets
+#'   `_R_CHECK_LIMIT_CORES_`); `OMP_THREAD_LIMIT` and `OMP_NUM_THREADS` cap
+#'   it further. A single problem runs on one thread; [isoreg()]
 #'   also uses them to sort runs of tied `x` and to find its knots beside
 #'   the fit.
 #' * `gpuiso.device`: the default of every `device` argument (`"auto"`).
 #' * `gpuiso.gpu_min_n`: the fewest elements in one call for which
 #'   `device = "auto"` takes the GPU, when there is one (default
-#'   `r format(gpu_min_n_default, scientific = FALSE)`). `Inf` keeps
-#'   `"auto"` on the CPU.
+#'   `r format(gpu_min_n_default, scientific = FALSE)` for [isotonic()]
+#'   and [isotonic_vjp()], and
+#'   `r format(gpu_sort_min_n_default, scientific = FALSE)` for [isoreg()],
+#'   [iso_calibrate()] and [reliability_diagram()], which sort on the
+#'   device). `Inf` keeps `"auto"` on the CPU. Above it, `"auto"` also
+#'   keeps a batch on the CPU where its threads are expected to be faster
+#'   (see [gpu_info()]).
 #' * `gpuiso.idr_gpu_min_n`: the fewest observations for which [idr()] with
 #'   `device = "auto"` fits on the GPU, when there is one (default
 #'   `r format(idr_gpu_min_n_default, scientific = FALSE)`).

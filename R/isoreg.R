@@ -147,7 +147,8 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
   # x in order already leaves the GPU no sort to take over: "auto" stays on
   # the CPU (bench/isoreg-RESULTS.md)
   device <- resolve_device(if (is_ord && identical(device, "auto")) "cpu" else device,
-                           length(y), ecall)
+                           length(y), ecall,
+                           min_n = gpu_min_n(default = gpu_sort_min_n_default))
 
   res <- if (device == "gpu") gpu_isoreg(x, y, w, decreasing, single)
   if (is.null(res)) {

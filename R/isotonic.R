@@ -133,7 +133,8 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
                             single = precision == "single")
   auto <- identical(decreasing, "auto")
   dirs <- if (!auto) resolve_direction(decreasing, NULL, NULL, call)
-  device <- resolve_device(device, length(layout$y), call)
+  device <- resolve_device(device, length(layout$y), call,
+                           nprob = length(layout$offsets) - 1L)
   if (auto) dirs <- problem_directions(layout)
   fit <- if (length(unique(dirs)) <= 1L) {
     engine_fit(layout$y, layout$w, layout$offsets, isTRUE(dirs[1L]),

@@ -44,7 +44,8 @@ reliability_diagram <- function(forecasts, outcomes,
   x <- fo$x
   y <- fo$y
   pooled <- pool_scores(x, y, NULL, NULL, run_of = TRUE)
-  device <- resolve_device(device, length(pooled$score), call)
+  device <- resolve_device(device, length(pooled$score), call,
+                           min_n = gpu_min_n(default = gpu_sort_min_n_default))
   fit <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
                     decreasing = FALSE, device = device)$fit
   fit <- pmin(pmax(fit, 0), 1)

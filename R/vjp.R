@@ -41,7 +41,8 @@ isotonic_vjp <- function(y, grad, weights = NULL, decreasing = FALSE,
   check_same_length(y, grad, "y", "grad", call)
   if (!is.null(layout$perm)) g <- g[layout$perm]
   check_flag(decreasing, "decreasing", call)
-  device <- resolve_device(device, length(layout$y), call)
+  device <- resolve_device(device, length(layout$y), call,
+                           nprob = length(layout$offsets) - 1L)
   fwd <- engine_fit(layout$y, layout$w, layout$offsets, decreasing,
                     starts = TRUE, device = device, precision = precision)
   # on the engine that did the forward pass, which may have been the CPU

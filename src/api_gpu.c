@@ -261,9 +261,7 @@ SEXP ffi_as_single(SEXP x)
   if (TYPEOF(x) != REALSXP) gi_internal_error("x must be a double vector");
   R_xlen_t n = Rf_xlength(x);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
-  const double *px = REAL(x);
-  double *po = REAL(out);
-  for (R_xlen_t i = 0; i < n; i++) po[i] = (double) (float) px[i];
+  gi_convert(REAL(out), REAL(x), n, GI_ROUND_F32, 1);
   UNPROTECT(1);
   return out;
 }

@@ -38,12 +38,14 @@ SEXP ffi_build_info(void)
 /* What the CUDA runtime sees now: list(count, reason, runtime, driver,
  * name, memory, cc), the last three one entry per device. count is -1 when
  * the runtime cannot answer (no driver, no device, not compiled), with the
- * reason. Nothing is cached, and nothing is started on a device. */
-SEXP ffi_gpu_probe(void)
+ * reason. Nothing is cached, and nothing is started on a device. Without
+ * `detail`, only the count and the reason (no device properties: asking
+ * for them costs about a millisecond, too much before every call). */
+SEXP ffi_gpu_probe(SEXP detail)
 {
   char msg[256] = "";
   int n = gi_cuda_device_count(msg, sizeof(msg));
-  int m = n > 0 ? n : 0;
+  int m = n > 0 && Rf_asLogical(detail) == TRUE ? n : 0;
   const char *names[] = {"count", "reason", "runtime", "driver", "name",
                          "memory", "cc", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));

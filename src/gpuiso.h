@@ -92,7 +92,7 @@ SEXP ffi_first_invalid(SEXP x, SEXP nonneg, SEXP single, SEXP threads);
 SEXP ffi_first_weightless(SEXP w, SEXP offsets);
 SEXP ffi_build_info(void);
 SEXP ffi_stop_status(SEXP status, SEXP bad);
-SEXP ffi_gpu_probe(void);
+SEXP ffi_gpu_probe(SEXP detail);
 SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
                  SEXP want_starts, SEXP single, SEXP threads);
 SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,

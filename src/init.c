@@ -13,7 +13,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_first_weightless, 2),
   CALLDEF(ffi_build_info, 0),
   CALLDEF(ffi_stop_status, 2),
-  CALLDEF(ffi_gpu_probe, 0),
+  CALLDEF(ffi_gpu_probe, 1),
   CALLDEF(ffi_gpu_fit, 7),
   CALLDEF(ffi_gpu_vjp, 9),
   CALLDEF(ffi_gpu_bench, 6),

@@ -17,5 +17,6 @@ wait
 echo "== profile"; timeout 150 Rscript bench/gpu/profile.R .gpu/lib 1e8
 echo "== e2e"; timeout 200 Rscript bench/gpu/e2e.R .gpu/lib "$OUT/e2e.csv"
 echo "== peers"; TORCH_EXTENSIONS_DIR=/tmp/torch_extensions timeout 120 python3 bench/gpu/e2e.py "$OUT/e2e-peers.csv"
+echo "== crossover"; timeout 150 Rscript bench/gpu/crossover.R .gpu/lib "$OUT/crossover.csv"
 } >> "$L" 2>&1
 cat "$L"

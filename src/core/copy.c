@@ -26,18 +26,21 @@ static void convert_range(void *dst, const void *src, gi_idx lo, gi_idx hi,
   case GI_TO_F32: {
     const double *s = (const double *) src;
     float *d = (float *) dst;
+#pragma omp simd
     for (gi_idx i = lo; i < hi; i++) d[i] = (float) s[i];
     break;
   }
   case GI_FROM_F32: {
     const float *s = (const float *) src;
     double *d = (double *) dst;
+#pragma omp simd
     for (gi_idx i = lo; i < hi; i++) d[i] = s[i];
     break;
   }
   case GI_ROUND_F32: {
     const double *s = (const double *) src;
     double *d = (double *) dst;
+#pragma omp simd
     for (gi_idx i = lo; i < hi; i++) d[i] = (double) (float) s[i];
     break;
   }

@@ -102,15 +102,14 @@ test_that("the staging buffers are kept, reported and given back", {
 test_that("an interrupt during a transfer stops the call; nothing is left behind", {
   skip_if_not(gpu_available())
   set.seed(33)
-  y <- rnorm(4e6)
+  y <- rnorm(2^22) # four pieces of 2^20 doubles
   gpu_release()
   ref <- isotonic(y, device = "gpu")
   held <- gpu_info()$pinned
   gpu_release()
   used <- gpu_used_bytes() # the CUDA context, no workspace
   isotonic(y, device = "gpu")
-  # each piece of 8 MiB is a look: the first ones are on the way in, the
-  # later ones on the way out
+  # each piece of 8 MiB is a look: four on the way in, four on the way out
   for (k in c(1, 2, 5, 7)) {
     expect_identical(with_interrupt_at(k, isotonic(y, device = "gpu")), "stopped",
                      label = paste("look", k))
@@ -148,7 +147,7 @@ test_that("device and host memory stay flat over 10,000 calls", {
   skip_if_not(gpu_available())
   set.seed(34)
   call <- function(i) {
-    n <- 50 + i %% 2000
+    n <- 2 * (25 + i %% 1000)
     y <- rnorm(n)
     switch(i %% 5L + 1L,
            isotonic(y, device = "gpu"),

@@ -348,6 +348,27 @@ test_that("device = 'auto' gives the CPU's result", {
   expect_identical(isoreg(x, y, device = "auto")$device, "cpu") # 2000 < default
 })
 
+test_that("device = 'auto' keeps a batch on the CPU only where its threads are faster", {
+  beats <- gpuiso:::gpu_beats_cpu
+  # the H200 host's measurements: GPU ahead of 16 threads from 16,000 elements
+  expect_true(beats(16 * 4^6, 4^6, 16L))
+  expect_true(beats(1000 * 4^7, 4^7, 16L))
+  expect_true(beats(1e7, 1e4, 8L))
+  # a batch spread over 32 or 64 threads
+  expect_false(beats(1e7, 1e4, 64L))
+  expect_false(beats(1e6, 1e4, 32L))
+  # more threads never make the GPU look better; more problems never do either
+  n <- 2^(10:24)
+  for (t in c(1L, 2L, 8L, 32L)) {
+    expect_false(any(beats(n, 1e6, t * 2L) & !beats(n, 1e6, t)))
+  }
+  # "auto" on a batch with 64 threads stays on the CPU, with a GPU or without
+  y <- matrix(rnorm(2e5), 100)
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = 0, gpuiso.threads = 64L),
+                             gpuiso:::resolve_device("auto", length(y), NULL,
+                                                     nprob = ncol(y))), "cpu")
+})
+
 test_that("the crossover of device = 'auto' is an option, checked", {
   default <- gpuiso:::gpu_min_n_default
   expect_true(is.numeric(default) && is.finite(default) && default > 0)
