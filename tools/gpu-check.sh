@@ -7,9 +7,11 @@
 #     (cd /tmp/gpubuild && ./cleanup && rm -rf "$OLDPWD/.gpu/lib" && mkdir -p "$OLDPWD/.gpu/lib" &&
 #      GPUISO_CUDA_ARCH=90 R CMD INSTALL -l "$OLDPWD/.gpu/lib" .)
 # Then one device call with carry [".gpu"]:  bash tools/gpu-check.sh
-# It runs every test file (CRAN mode; NOT_CRAN=true for those in
-# $NOT_CRAN_FILES), JOBS files at a time, each in its own R process with a
-# log under $OUT/tests, and prints one line per file and the failures.
+# It runs every test file (or those in $FILES; CRAN mode, NOT_CRAN=true for
+# those in $NOT_CRAN_FILES), JOBS files at a time, each in its own R process
+# with a log under $OUT/tests, and prints one line per file and each
+# failure. GPUISO_TEST_LONG=true adds the test of a vector past 2^31
+# elements (about 40 GB of host memory).
 # GPUISO_EXACT_DEVICE=gpu sends the exact differential test to the GPU.
 # shellcheck source=/dev/null # written on the device machine
 . .gpu/r-env.sh
@@ -28,17 +30,22 @@ run_one() {
     for (h in c("setup.R", list.files(pattern = "^helper-"))) source(h)
     f <- commandArgs(TRUE)[1]
     t0 <- proc.time()[["elapsed"]]
-    r <- as.data.frame(test_file(f, package = "gpuiso", load_package = "installed",
-                                 reporter = "silent", stop_on_failure = FALSE))
+    res <- test_file(f, package = "gpuiso", load_package = "installed",
+                     reporter = "silent", stop_on_failure = FALSE)
+    r <- as.data.frame(res)
     cat(sprintf("RESULT %-28s %6d passed %4d failed %3d skipped %5.0f s\n", f, sum(r$passed),
                 sum(r$failed), sum(r$skipped), proc.time()[["elapsed"]] - t0))
-    bad <- r[r$failed > 0 | r$error, "test"]
-    if (length(bad)) cat(paste("FAILED", f, bad), sep = "\n")
+    for (t in res) for (e in t$results) {
+      if (inherits(e, c("expectation_failure", "expectation_error"))) {
+        cat("FAILED", f, t$test, ":", substr(conditionMessage(e), 1, 300), "\n")
+      }
+    }
   ' "$f") > "$OUT/tests/$f.log" 2>&1
   grep -h '^RESULT\|^FAILED' "$OUT/tests/$f.log" || echo "RESULT $f: no result (see its log)"
 }
 export -f run_one
 export OUT NOT_CRAN_FILES
 Rscript -e 'library(gpuiso); print(gpu_info())'
-# the longest files first
-(cd tests/testthat && ls -S test-*.R) | xargs -P "$JOBS" -I{} bash -c 'run_one {}'
+# the longest files first (or those named in $FILES)
+# shellcheck disable=SC2086 # a list of files, or a pattern, to expand
+(cd tests/testthat && ls -S ${FILES:-test-*.R}) | xargs -P "$JOBS" -I{} bash -c 'run_one {}'

@@ -27,9 +27,19 @@ void gi_prefault(void *p, size_t bytes, int nthreads)
 {
   if (p == NULL || bytes == 0) return;
   gi_hint_huge(p, bytes);
-  volatile char *c = (volatile char *) p;
-  int64_t npage = (int64_t) ((bytes + 4095) / 4096);
-  int nt = bytes < ((size_t) 4 << 20) ? 1 : gi_threads_cap(nthreads);
+  /* one 2 MiB unit (aligned) per iteration, so that no two threads fault
+   * into the same huge page, which would make them wait for each other */
+  uintptr_t a = (uintptr_t) p, e = a + bytes;
+  uintptr_t first = a & ~(GI_HUGE - 1);
+  int64_t units = (int64_t) ((e - first + GI_HUGE - 1) / GI_HUGE);
+  int nt = gi_threads_cap(nthreads);
+  if (nt > units) nt = (int) units;
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-  for (int64_t k = 0; k < npage; k++) c[(size_t) k * 4096] = 0;
+  for (int64_t u = 0; u < units; u++) {
+    uintptr_t lo = first + (uintptr_t) u * GI_HUGE, hi = lo + GI_HUGE;
+    if (lo < a) lo = a;
+    if (hi > e) hi = e;
+    for (uintptr_t q = lo; q < hi; q += 4096) *(volatile char *) q = 0;
+    *(volatile char *) (hi - 1) = 0; /* the last page, when lo was not page-aligned */
+  }
 }

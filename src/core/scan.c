@@ -54,7 +54,7 @@ static gi_idx first_in(const double *x, gi_idx lo, gi_idx hi, int checks)
 
 gi_idx gi_first_invalid(const double *x, gi_idx n, int checks, int nthreads)
 {
-  int nt = n < 16 * GI_SCAN_BLOCK ? 1 : gi_threads_cap(nthreads);
+  int nt = n < 4 * GI_SCAN_BLOCK ? 1 : gi_threads_cap(nthreads);
   if (nt <= 1) return first_in(x, 0, n, checks);
   gi_idx nblock = (n + GI_SCAN_BLOCK - 1) / GI_SCAN_BLOCK, first = n;
 #pragma omp parallel for num_threads(nt) schedule(static) reduction(min:first)

@@ -52,6 +52,7 @@ extern "C" size_t gi_cuda_set_piece(size_t bytes)
 {
   size_t old = piece_max;
   if (bytes == 0) bytes = GI_PIECE_MAX;
+  bytes &= ~(size_t) 7; /* whole elements of every size */
   piece_max = bytes < GI_PIECE_MIN ? GI_PIECE_MIN : bytes;
   return old;
 }
@@ -100,11 +101,14 @@ static cudaError_t ring_reserve(int count, size_t bytes)
 }
 
 /* Elements per piece for n elements of `es` bytes on the device side, and
- * the ring buffers that the pieces use. */
+ * the ring buffers that the pieces use: about an eighth of the transfer, so
+ * that filling and moving overlap for all but that eighth, within
+ * [64 KiB, piece_max]. */
 static int64_t piece_size(int64_t n, size_t es, int *nbuf)
 {
-  size_t total = (size_t) n * es, piece = GI_PIECE_MIN;
-  while (piece < total && 2 * piece <= piece_max) piece <<= 1;
+  size_t total = (size_t) n * es, piece = (size_t) 64 << 10;
+  while (8 * piece < total && 2 * piece <= piece_max) piece <<= 1;
+  if (piece > piece_max) piece = piece_max;
   int64_t per = (int64_t) (piece / es);
   int64_t pieces = (n + per - 1) / per;
   *nbuf = pieces < GI_RING ? (int) pieces : GI_RING;
