@@ -261,7 +261,7 @@ SEXP ffi_as_single(SEXP x)
   if (TYPEOF(x) != REALSXP) gi_internal_error("x must be a double vector");
   R_xlen_t n = Rf_xlength(x);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
-  gi_convert(REAL(out), REAL(x), n, GI_ROUND_F32, 1);
+  gi_convert(REAL(out), REAL(x), n, GI_ROUND_F32, 0, 1);
   UNPROTECT(1);
   return out;
 }

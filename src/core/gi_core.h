@@ -105,8 +105,11 @@ typedef enum {
 /* Bytes per element of the source and of the destination of `conv`. */
 void gi_conv_sizes(gi_conv conv, size_t *src, size_t *dst);
 
-/* dst[i] = conv(src[i]) for n elements, on up to nthreads threads. */
-void gi_convert(void *dst, const void *src, gi_idx n, gi_conv conv, int nthreads);
+/* dst[i] = conv(src[i]) for n elements, on up to nthreads threads; with
+ * `stream`, large ones with non-temporal stores (for a destination not
+ * read again soon). */
+void gi_convert(void *dst, const void *src, gi_idx n, gi_conv conv, int stream,
+                int nthreads);
 
 /* Pools n scores read in sorted order (ord, 1-based, in ord_i or ord_d):
  * each run of equal (code, score) becomes one point, its score, group code

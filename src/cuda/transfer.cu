@@ -132,7 +132,7 @@ cudaError_t gi_put(void *dev, const void *host, int64_t n, gi_conv conv, cudaStr
     err = cudaEventSynchronize(b->done); /* its last copy has left it */
     if (err != cudaSuccess) break;
     double c0 = now_ms();
-    gi_convert(b->p, (const char *) host + (size_t) i * hs, cnt, conv, host_threads);
+    gi_convert(b->p, (const char *) host + (size_t) i * hs, cnt, conv, 0, host_threads);
     busy += now_ms() - c0;
     err = cudaMemcpyAsync((char *) dev + (size_t) i * ds, b->p, (size_t) cnt * ds,
                           cudaMemcpyHostToDevice, s);
@@ -179,7 +179,7 @@ cudaError_t gi_get(void *host, const void *dev, int64_t n, gi_conv conv, cudaStr
     err = cudaEventSynchronize(b->done);
     if (err != cudaSuccess) break;
     double c0 = now_ms();
-    gi_convert((char *) host + (size_t) i * hs, b->p, cnt, conv, host_threads);
+    gi_convert((char *) host + (size_t) i * hs, b->p, cnt, conv, 1, host_threads);
     busy += now_ms() - c0;
     if (gi_interrupted(cnt)) {
       (void) cudaStreamSynchronize(s);
