@@ -29,8 +29,9 @@
 #' Above it, a batch of many problems stays on the CPU where the CPU
 #' engine's threads (`getOption("gpuiso.threads")`) are expected to be
 #' faster: on the H200 host where this was measured, the GPU from R costs
-#' about 2 ns per element and a thread of the CPU engine 22 to 38 ns, so
-#' the CPU wins only with some 20 threads or more. Where your machine
+#' about 0.25 ms plus 1.2 ns per element and a thread of the CPU engine
+#' about 40 ns per element, so 16 threads win on batches of up to some
+#' \eqn{10^5} elements, and on larger ones only 30 threads or more would. Where your machine
 #' differs, time both devices and set `device` or the option.
 #'
 #' The engine keeps a workspace in device memory between calls, so that a
@@ -235,16 +236,16 @@ gpu_sort_min_n_default <- 2^16
 # expected to run faster on the GPU than on the CPU engine's threads. The
 # CPU engine spreads a batch's problems over its threads; the GPU's time
 # from R is bound by the host's copies. Costs fitted to the H200 host's
-# measurements (bench/gpu/RESULTS-e2e.md, crossover.csv): the GPU about
-# 0.15 ms plus 2 ns per element; the CPU about 0.3 ms (starting its
-# threads) plus 38 ns per element and thread for batches of 16 to 10,000
-# elements (the threads share the memory bus). So the GPU loses only where
-# a batch has some 20 threads or more to spread over. (One problem runs on
-# one thread of the CPU, at about 22 ns per element: above gpu_min_n the GPU
-# is faster.)
+# measurements (bench/gpu/results/e2e/crossover.csv): the GPU about 0.25 ms
+# plus 1.2 ns per element; the CPU about 0.06 ms plus 40 ns per element and
+# thread for batches of 16 to 1,000 elements (the threads share the memory
+# bus). So the GPU loses on batches of up to some 10^5 elements on 16
+# threads, and on larger ones only with some 30 threads or more. (One
+# problem runs on one thread of the CPU, at about 25 ns per element: above
+# gpu_min_n the GPU is faster.)
 gpu_beats_cpu <- function(n, nprob, threads) {
-  cpu <- 0.3 + n * 38e-6 / max(1, min(threads, nprob))
-  gpu <- 0.15 + n * 2e-6
+  cpu <- 0.06 + n * 40e-6 / max(1, min(threads, nprob))
+  gpu <- 0.25 + n * 1.2e-6
   gpu < cpu
 }
 

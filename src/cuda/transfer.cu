@@ -103,10 +103,11 @@ static cudaError_t ring_reserve(int count, size_t bytes)
 /* Elements per piece for n elements of `es` bytes on the device side, and
  * the ring buffers that the pieces use: about an eighth of the transfer, so
  * that filling and moving overlap for all but that eighth, within
- * [64 KiB, piece_max]. */
+ * [1 MiB, piece_max]: each piece costs some 20 us of waking threads and
+ * waiting on events, too much for smaller ones. */
 static int64_t piece_size(int64_t n, size_t es, int *nbuf)
 {
-  size_t total = (size_t) n * es, piece = (size_t) 64 << 10;
+  size_t total = (size_t) n * es, piece = (size_t) 1 << 20;
   while (8 * piece < total && 2 * piece <= piece_max) piece <<= 1;
   if (piece > piece_max) piece = piece_max;
   int64_t per = (int64_t) (piece / es);

@@ -350,10 +350,12 @@ test_that("device = 'auto' gives the CPU's result", {
 
 test_that("device = 'auto' keeps a batch on the CPU only where its threads are faster", {
   beats <- gpuiso:::gpu_beats_cpu
-  # the H200 host's measurements: GPU ahead of 16 threads from 16,000 elements
-  expect_true(beats(16 * 4^6, 4^6, 16L))
-  expect_true(beats(1000 * 4^7, 4^7, 16L))
+  # cells of the H200 host's crossover.csv with a clear winner: the GPU
+  # ahead of 16 threads on 16 x 4^7 and 1000 x 4^6, behind on 16 x 4^6
+  expect_true(beats(16 * 4^7, 4^7, 16L))
+  expect_true(beats(1000 * 4^6, 4^6, 16L))
   expect_true(beats(1e7, 1e4, 8L))
+  expect_false(beats(16 * 4^6, 4^6, 16L))
   # a batch spread over 32 or 64 threads
   expect_false(beats(1e7, 1e4, 64L))
   expect_false(beats(1e6, 1e4, 32L))
