@@ -156,7 +156,8 @@ SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
   gi_gpu_begin(threads);
   /* y and w passed the forward pass on the GPU, whose first kernel sends
    * data outside the window to the CPU: only the fit and grad are new */
-  if (gi_in_window(REAL(fit), n, 2) && gi_in_window(REAL(grad), n, 2)) {
+  int nt = Rf_asInteger(threads);
+  if (gi_in_window(REAL(fit), n, nt) && gi_in_window(REAL(grad), n, nt)) {
     status = gi_cuda_vjp_host(REAL(y), wp, REAL(fit), RAW(starts),
                               REAL(grad), off, nprob,
                               Rf_asLogical(single) == TRUE, REAL(dy),
@@ -167,7 +168,7 @@ SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
      * backward pass, exact over the whole range, takes these */
     gi_idx bad;
     gi_status st = gi_isotonic_vjp_batch(REAL(y), wp, REAL(fit), RAW(starts),
-                                         REAL(grad), off, nprob, 2, REAL(dy),
+                                         REAL(grad), off, nprob, nt, REAL(dy),
                                          dw == R_NilValue ? NULL : REAL(dw),
                                          &bad);
     gi_stop_vjp_status(st, bad);

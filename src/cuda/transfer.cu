@@ -100,20 +100,56 @@ static cudaError_t ring_reserve(int count, size_t bytes)
   return cudaSuccess;
 }
 
-/* Elements per piece for n elements of `es` bytes on the device side, and
- * the ring buffers that the pieces use: about an eighth of the transfer, so
- * that filling and moving overlap for all but that eighth, within
- * [1 MiB, piece_max]: each piece costs some 20 us of waking threads and
- * waiting on events, too much for smaller ones. */
-static int64_t piece_size(int64_t n, size_t es, int *nbuf)
+/* Elements per piece for n elements of `es` bytes on the device side, with
+ * the ring buffers that the pieces use reserved: about an eighth of the
+ * transfer, so that filling and moving overlap for all but that eighth,
+ * within [1 MiB, piece_max]: each piece costs some 20 us of waking threads
+ * and waiting on events, too much for smaller ones. */
+static cudaError_t ring_for(int64_t n, size_t es, int64_t *per)
 {
   size_t total = (size_t) n * es, piece = (size_t) 1 << 20;
   while (8 * piece < total && 2 * piece <= piece_max) piece <<= 1;
   if (piece > piece_max) piece = piece_max;
-  int64_t per = (int64_t) (piece / es);
-  int64_t pieces = (n + per - 1) / per;
-  *nbuf = pieces < GI_RING ? (int) pieces : GI_RING;
-  return per;
+  *per = (int64_t) (piece / es);
+  int64_t pieces = (n + *per - 1) / *per;
+  return ring_reserve(pieces < GI_RING ? (int) pieces : GI_RING, piece);
+}
+
+/* One transfer: its element sizes on the host and the device, its pieces,
+ * and the clock. */
+struct xfer {
+  size_t hs, ds;
+  int64_t per;
+  double t0, busy;
+};
+
+static cudaError_t xfer_begin(xfer *x, int64_t n, gi_conv conv, int to_device)
+{
+  x->t0 = now_ms();
+  x->busy = 0.0;
+  if (to_device) gi_conv_sizes(conv, &x->hs, &x->ds);
+  else gi_conv_sizes(conv, &x->ds, &x->hs);
+  return ring_for(n, x->ds, &x->per);
+}
+
+static void xfer_end(const xfer *x, int64_t n, int to_device)
+{
+  times[to_device ? GI_T_COPY_IN : GI_T_COPY_OUT] += now_ms() - x->t0;
+  times[GI_T_CONVERT] += x->busy;
+  times[to_device ? GI_T_BYTES_IN : GI_T_BYTES_OUT] += (double) n * x->ds;
+}
+
+/* The host's part of a piece: converting it on the transfer threads, then a
+ * look at interrupts (after which stream s is left idle). */
+static cudaError_t host_part(xfer *x, void *dst, const void *src, int64_t cnt, gi_conv conv,
+                             int stream_stores, cudaStream_t s)
+{
+  double t0 = now_ms();
+  gi_convert(dst, src, cnt, conv, stream_stores, host_threads);
+  x->busy += now_ms() - t0;
+  if (!gi_interrupted(cnt)) return cudaSuccess;
+  (void) cudaStreamSynchronize(s);
+  return GI_ERR_INTERRUPTED;
 }
 
 /* ---- the copies ------------------------------------------------------------ */
@@ -121,47 +157,32 @@ static int64_t piece_size(int64_t n, size_t es, int *nbuf)
 cudaError_t gi_put(void *dev, const void *host, int64_t n, gi_conv conv, cudaStream_t s)
 {
   if (n <= 0) return cudaSuccess;
-  double t0 = now_ms(), busy = 0.0;
-  size_t hs, ds;
-  gi_conv_sizes(conv, &hs, &ds);
-  int nbuf;
-  int64_t per = piece_size(n, ds, &nbuf);
-  cudaError_t err = ring_reserve(nbuf, (size_t) per * ds);
-  for (int64_t i = 0, k = 0; err == cudaSuccess && i < n; i += per, k++) {
+  xfer x;
+  cudaError_t err = xfer_begin(&x, n, conv, 1);
+  for (int64_t i = 0, k = 0; err == cudaSuccess && i < n; i += x.per, k++) {
     stage *b = &ring[k % GI_RING];
-    int64_t cnt = n - i < per ? n - i : per;
+    int64_t cnt = n - i < x.per ? n - i : x.per;
     err = cudaEventSynchronize(b->done); /* its last copy has left it */
-    if (err != cudaSuccess) break;
-    double c0 = now_ms();
-    gi_convert(b->p, (const char *) host + (size_t) i * hs, cnt, conv, 0, host_threads);
-    busy += now_ms() - c0;
-    err = cudaMemcpyAsync((char *) dev + (size_t) i * ds, b->p, (size_t) cnt * ds,
-                          cudaMemcpyHostToDevice, s);
+    if (err == cudaSuccess)
+      err = host_part(&x, b->p, (const char *) host + (size_t) i * x.hs, cnt, conv, 0, s);
+    if (err == cudaSuccess)
+      err = cudaMemcpyAsync((char *) dev + (size_t) i * x.ds, b->p, (size_t) cnt * x.ds,
+                            cudaMemcpyHostToDevice, s);
     if (err == cudaSuccess) err = cudaEventRecord(b->done, s);
-    if (err == cudaSuccess && gi_interrupted(cnt)) {
-      (void) cudaStreamSynchronize(s);
-      err = GI_ERR_INTERRUPTED;
-    }
   }
-  times[GI_T_COPY_IN] += now_ms() - t0;
-  times[GI_T_CONVERT] += busy;
-  times[GI_T_BYTES_IN] += (double) n * ds;
+  xfer_end(&x, n, 1);
   return err;
 }
 
 cudaError_t gi_get(void *host, const void *dev, int64_t n, gi_conv conv, cudaStream_t s)
 {
   if (n <= 0) return cudaSuccess;
-  double t0 = now_ms(), busy = 0.0;
-  size_t ds, hs;
-  gi_conv_sizes(conv, &ds, &hs);
-  int nbuf;
-  int64_t per = piece_size(n, ds, &nbuf);
-  int64_t pieces = (n + per - 1) / per;
-  cudaError_t err = ring_reserve(nbuf, (size_t) per * ds);
+  xfer x;
+  cudaError_t err = xfer_begin(&x, n, conv, 0);
+  int64_t per = x.per, pieces = (n + per - 1) / per;
   /* huge pages for a fresh result: first touching 4 KiB pages costs more
    * than the copy itself */
-  gi_hint_huge(host, (size_t) n * hs);
+  gi_hint_huge(host, (size_t) n * x.hs);
   /* piece k goes to buffer k % GI_RING once piece k - GI_RING is drained */
   int64_t issued = 0;
   for (int64_t k = 0; err == cudaSuccess && k < pieces; k++) {
@@ -170,26 +191,17 @@ cudaError_t gi_get(void *host, const void *dev, int64_t n, gi_conv conv, cudaStr
       int64_t i = issued * per, cnt = n - i < per ? n - i : per;
       err = cudaStreamWaitEvent(s, b->done, 0);
       if (err == cudaSuccess)
-        err = cudaMemcpyAsync(b->p, (const char *) dev + (size_t) i * ds, (size_t) cnt * ds,
-                              cudaMemcpyDeviceToHost, s);
+        err = cudaMemcpyAsync(b->p, (const char *) dev + (size_t) i * x.ds,
+                              (size_t) cnt * x.ds, cudaMemcpyDeviceToHost, s);
       if (err == cudaSuccess) err = cudaEventRecord(b->done, s);
     }
-    if (err != cudaSuccess) break;
     stage *b = &ring[k % GI_RING];
     int64_t i = k * per, cnt = n - i < per ? n - i : per;
-    err = cudaEventSynchronize(b->done);
-    if (err != cudaSuccess) break;
-    double c0 = now_ms();
-    gi_convert((char *) host + (size_t) i * hs, b->p, cnt, conv, 1, host_threads);
-    busy += now_ms() - c0;
-    if (gi_interrupted(cnt)) {
-      (void) cudaStreamSynchronize(s);
-      err = GI_ERR_INTERRUPTED;
-    }
+    if (err == cudaSuccess) err = cudaEventSynchronize(b->done);
+    if (err == cudaSuccess)
+      err = host_part(&x, (char *) host + (size_t) i * x.hs, b->p, cnt, conv, 1, s);
   }
-  times[GI_T_COPY_OUT] += now_ms() - t0;
-  times[GI_T_CONVERT] += busy;
-  times[GI_T_BYTES_OUT] += (double) n * ds;
+  xfer_end(&x, n, 0);
   return err;
 }
 
