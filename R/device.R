@@ -31,8 +31,9 @@
 #' faster: on the H200 host where this was measured, the GPU from R costs
 #' about 0.25 ms plus 1.2 ns per element and a thread of the CPU engine
 #' about 40 ns per element, so 16 threads win on batches of up to some
-#' \eqn{10^5} elements, and on larger ones only 30 threads or more would. Where your machine
-#' differs, time both devices and set `device` or the option.
+#' \eqn{10^5} elements, and on larger ones only 30 threads or more would.
+#' Where your machine differs, time both devices and set `device` or the
+#' option.
 #'
 #' The engine keeps a workspace in device memory between calls, so that a
 #' loop of calls does not allocate each time; `gpu_info()$workspace` says
@@ -144,15 +145,14 @@ gpu_memory <- function() .Call(ffi_gpu_memory)
 #' touching the fresh pages of the result while the kernels ran (the
 #' operating system's first-touch cost, which would otherwise slow the copy
 #' out). `device` is the rest of the call: the kernels, planning, and the
-#' tail of the copy in. The time R spends checking the
-#' arguments and allocating the results is not included: time the whole
-#' call with [system.time()] for that.
+#' tail of the copy in. The time R spends checking the arguments and
+#' allocating the results is not included: time the whole call with
+#' [system.time()] for that.
 #'
 #' @return A list of class `"gpuiso_gpu_timings"` with the times in
 #'   milliseconds `total`, `copy_in`, `device`, `copy_out`, `convert` and
-#'   `prefault`,
-#'   and the bytes `bytes_in` and `bytes_out` that crossed the bus; all 0
-#'   before the first GPU call (and always without CUDA).
+#'   `prefault`, and the bytes `bytes_in` and `bytes_out` that crossed the
+#'   bus; all 0 before the first GPU call (and always without CUDA).
 #' @seealso [gpu_info()].
 #' @export
 #' @examples
