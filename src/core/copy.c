@@ -55,7 +55,7 @@ static void from_f32(double *d, const float *s, gi_idx lo, gi_idx hi, int stream
   if (stream) {
     for (; i < hi && ((uintptr_t) (d + i) & 15); i++) d[i] = s[i];
     for (; i + 2 <= hi; i += 2) {
-      __m128 v = _mm_castpd_ps(_mm_load_sd((const double *) (s + i)));
+      __m128 v = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *) (s + i)));
       _mm_stream_pd(d + i, _mm_cvtps_pd(v));
     }
   }
