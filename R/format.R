@@ -14,6 +14,12 @@ format_bytes <- function(bytes) {
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
+# A call on one line: deparse() breaks long calls and indents the rest, which
+# pasted together leaves runs of spaces.
+format_call <- function(call) {
+  paste(trimws(deparse(call, width.cutoff = 500L)), collapse = " ")
+}
+
 # The name of a variable passed as the expression `expr`, for labels and for
 # finding it in new data: the column name of a one-column `value`, the name
 # itself, the element that `d$v` or `d[["v"]]` extracts, else `default`.

@@ -57,7 +57,7 @@ print.gpuiso_isoreg <- function(x, digits = getOption("digits"), ...) {
   check_dots(..., fn = "print()")
   digits <- check_digits(digits, sys.call(), getOption("digits"))
   cat("Isotonic regression (", describe_fit(x), ") from ",
-      paste(deparse(x$call), collapse = " "), "\n", sep = "")
+      format_call(x$call), "\n", sep = "")
   cat("  ", count_noun(length(x$y), "point"), ", ",
       format(x$n_distinct), " distinct ", x$xname %||% "x", ", ",
       count_noun(nrow(x$blocks), "block"), "\n", sep = "")
@@ -116,7 +116,7 @@ print.summary.gpuiso_isoreg <- function(x, digits = max(3L, getOption("digits") 
   cat("Isotonic regression (", if (x$decreasing) "decreasing" else "increasing",
       if (x$weighted) ", weighted", ") on the ", x$device,
       if (identical(x$precision, "single")) " in float32", "\n", sep = "")
-  cat("Call: ", paste(deparse(x$call), collapse = " "), "\n\n", sep = "")
+  cat("Call: ", format_call(x$call), "\n\n", sep = "")
   cat(count_noun(x$n, "point"), ", ", format(x$n_distinct), " distinct ",
       x$xname %||% "x", ", ", count_noun(x$n_blocks, "block"), "\n", sep = "")
   cat(if (x$weighted) "Weighted residual" else "Residual",

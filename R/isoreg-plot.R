@@ -37,7 +37,7 @@
 #' @export
 plot.gpuiso_isoreg <- function(x, plot.type = c("single", "row.wise", "col.wise"),
                                main = paste("Isotonic regression",
-                                            paste(deparse(x$call), collapse = " ")),
+                                            format_call(x$call)),
                                main2 = paste("Cumulative Data and",
                                              if (x$decreasing) "Concave Majorant"
                                              else "Convex Minorant"),
