@@ -239,10 +239,7 @@ fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
   outcomes <- check_unit_interval(v$outcomes, "outcomes", ecall)
   check_same_length(scores, outcomes, "scores", "outcomes", ecall)
   weights <- v$weights
-  if (!is.null(weights)) {
-    weights <- as.vector(check_values(weights, "weights", ecall, nonneg = TRUE))
-    check_same_length(scores, weights, "scores", "weights", ecall)
-  }
+  if (!is.null(weights)) weights <- check_obs_weights(weights, scores, "scores", ecall)
   if (!length(scores)) {
     abort_input(if (is.null(v$na.action)) "`scores` must not be empty." else
                   "`scores` must not be empty: every observation has a missing value.",

@@ -67,6 +67,27 @@ check_weights <- function(weights, y, call, single = FALSE) {
   w
 }
 
+# The weights of the observations `ref` (the argument `ref_arg`) of
+# isoreg(), iso_calibrate() and idr(): numbers, each finite and
+# non-negative (or, with `na_ok`, missing, for na.rm or na.action to drop),
+# one per observation; as plain doubles. (isotonic()'s weights, which may
+# also be one per row of a matrix, are check_weights()'s.)
+check_obs_weights <- function(weights, ref, ref_arg, call, arg = "weights",
+                              na_ok = FALSE) {
+  w <- if (na_ok) check_values_or_na(weights, arg, call, nonneg = TRUE) else
+    as.vector(check_values(weights, arg, call, nonneg = TRUE))
+  check_same_length(w, ref, arg, ref_arg, call)
+  w
+}
+
+# Weights (checked) of which at least one is positive: a fit needs some.
+check_some_weight <- function(w, call, arg = "weights") {
+  if (length(w) && !any(w > 0)) {
+    abort_input(sprintf("`%s` must not all be zero.", arg), call, arg = arg)
+  }
+  invisible()
+}
+
 # A matrix of weights for a matrix `y` has its dimensions: one of the same
 # length but another shape (transposed) would pair weights with the wrong
 # elements.

@@ -95,8 +95,8 @@ idr_observations_input <- function(y, x, w, args, na.action, names, yname,
   if (!length(y)) abort_input(sprintf("`%s` must not be empty.", args[["y"]]), call)
   check_same_length(y, x, args[["y"]], args[["x"]], call)
   if (!is.null(w)) {
-    w <- idr_numeric_column(w, args[["w"]], call, nonneg = TRUE)
-    check_same_length(w, y, args[["w"]], args[["y"]], call)
+    w <- check_obs_weights(idr_one_column(w, args[["w"]], call), y, args[["y"]], call,
+                           arg = args[["w"]], na_ok = TRUE)
   }
   frame <- data.frame(y = y, x = x)
   if (!is.null(w)) frame[["w"]] <- w
@@ -140,23 +140,25 @@ idr_observations_input <- function(y, x, w, args, na.action, names, yname,
     }
   }
   w <- frame[["w"]]
-  if (!is.null(w) && !any(w > 0)) {
-    abort_input(sprintf("`%s` must not all be zero.", args[["w"]]), call)
-  }
+  if (!is.null(w)) check_some_weight(w, call, args[["w"]])
   list(y = frame[["y"]], x = frame[["x"]], w = w, na.action = na, names = names,
        yname = yname, xname = xname, terms = terms)
 }
 
 # A numeric vector (no factor, no matrix of several columns), NA allowed;
-# other values finite (and non-negative with `nonneg`), with the position
-# in the data as given.
-idr_numeric_column <- function(v, arg, call, nonneg = FALSE) {
+# other values finite, with the position in the data as given.
+idr_numeric_column <- function(v, arg, call) {
+  check_values_or_na(idr_one_column(v, arg, call), arg, call)
+}
+
+# A vector, or a one-column matrix as a vector.
+idr_one_column <- function(v, arg, call) {
   if (is.matrix(v) && ncol(v) == 1L) v <- v[, 1L]
   if (is.matrix(v)) {
     abort_input(sprintf("`%s` must be a vector, not a matrix with %.0f columns.",
                         arg, ncol(v)), call)
   }
-  check_values_or_na(v, arg, call, nonneg = nonneg)
+  v
 }
 
 # Numbers, each finite (and non-negative with `nonneg`) or missing, as

@@ -117,8 +117,7 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
   x <- xy$x
   y <- xy$y
   if (!is.null(weights)) {
-    weights <- check_values_or_na(weights, "weights", ecall, nonneg = TRUE)
-    check_same_length(weights, y, "weights", yarg, ecall)
+    weights <- check_obs_weights(weights, y, yarg, ecall, na_ok = TRUE)
   }
   na_action <- NULL
   if (na.rm) {
@@ -138,9 +137,7 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
   if (!is.null(weights)) {
     w <- as_plain(check_values(weights, "weights", ecall, nonneg = TRUE,
                                single = single))
-    if (length(w) > 0L && !any(w > 0)) {
-      abort_input("`weights` must not all be zero.", ecall)
-    }
+    check_some_weight(w, ecall)
   }
   decreasing <- resolve_direction(decreasing, x, y, ecall)
   is_ord <- index || !is.unsorted(x, strictly = TRUE)
