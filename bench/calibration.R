@@ -74,11 +74,7 @@ out_csv <- args[[1L]]
 args_file <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 bench_dir <- if (length(args_file) == 1L) dirname(normalizePath(args_file)) else normalizePath("bench")
 repo_dir <- dirname(bench_dir)
-
-env_num <- function(name, default) {
-  v <- Sys.getenv(name, "")
-  if (nzchar(v)) as.numeric(v) else default
-}
+source(file.path(bench_dir, "common.R"))
 QUICK <- identical(Sys.getenv("GPUISO_BENCH_QUICK", ""), "1")
 N <- env_num("GPUISO_BENCH_N", if (QUICK) 1e5 else 6.5e6)
 K <- as.integer(env_num("GPUISO_BENCH_SEGMENTS", 280))
@@ -125,27 +121,7 @@ if (nzchar(PYTHON)) {
 
 ## ---------------------------------------------------------------- timing ----
 
-now <- function() as.numeric(Sys.time())   # microseconds
 
-# Median seconds per call of f(); list(t, out, reps, k).
-time_call <- function(f, reps = REPS) {
-  gc(FALSE)
-  t0 <- now(); out <- f(); t1 <- now() - t0          # warm-up, result kept
-  if (t1 >= CELL_BUDGET_S) return(list(t = t1, out = out, reps = 1L, k = 1L))
-  k <- if (t1 >= MIN_REP_S) 1L else as.integer(min(1e4, ceiling(MIN_REP_S / max(t1, 1e-7))))
-  times <- numeric(0)
-  spent <- t1
-  for (r in seq_len(reps)) {
-    if (k == 1L && t1 > 0.2) gc(FALSE)
-    t0 <- now()
-    for (i in seq_len(k)) f()
-    dt <- now() - t0
-    times <- c(times, dt / k)
-    spent <- spent + dt
-    if (spent > CELL_BUDGET_S) break
-  }
-  list(t = stats::median(times), out = out, reps = length(times), k = k)
-}
 
 # One call at size n, extrapolated from single calls on prefixes of n/1000, n/100, n/10 (at
 # least 1000 scores): a power law through the two largest probes, exponent at least 1.
@@ -171,11 +147,6 @@ estimate <- function(run_prefix, n, limit) {
   extrap(n)
 }
 
-fmt_t <- function(s) {
-  if (is.na(s)) return("NA")
-  if (s < 1e-3) sprintf("%.3g us", s * 1e6) else if (s < 1) sprintf("%.3g ms", s * 1e3) else sprintf("%.3g s", s)
-}
-fmt_d <- function(d) if (is.na(d)) "-" else if (d == 0) "0" else sprintf("%.1e", d)
 fmt_n <- function(n) {
   if (n >= 1e3 && n == signif(n, 2)) sub("e\\+0?", "e", format(n, scientific = TRUE)) else format(n, big.mark = ",")
 }
@@ -203,7 +174,6 @@ cat(sprintf("gpuiso %s; GPU: %s; reliabilitydiag: %s; scikit-learn: %s\n", gpuis
 
 ## ---------------------------------------------------------------- methods ----
 
-set_threads <- function(k) options(gpuiso.threads = if (is.na(k)) NULL else as.integer(k))
 
 gpuiso_fit <- function(device) function(s, y, g) {
   if (is.null(g)) gpuiso::iso_calibrate(s, y, device = device)
@@ -265,8 +235,6 @@ put <- function(task, col, t = NA_real_, reps = NA_integer_, k = NA_integer_, di
 maxdiff <- function(a, b) if (length(a) != length(b)) Inf else max(abs(as.numeric(a) - as.numeric(b)))
 
 t_start <- now()
-load_now <- function() tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "),
-                                error = function(e) "?")
 load_start <- load_now()
 
 ## ------------------------------------------------------ gpuiso and stats::isoreg ----
@@ -369,55 +337,6 @@ put("rel", "sklearn", note = "n/a")
 
 ## ---------------------------------------------------------------- scikit-learn ----
 
-py_code <- '
-import json, sys, time
-import numpy as np
-from sklearn.isotonic import IsotonicRegression
-
-base, reps = sys.argv[1], int(sys.argv[2])
-s = np.fromfile(base + ".s", dtype="<f8")
-y = np.fromfile(base + ".y", dtype="<f8")
-g = np.fromfile(base + ".g", dtype="<i4")
-chk = np.fromfile(base + ".chk", dtype="<i4")
-
-def timed(f):
-    f()  # warm-up
-    ts = []
-    spent = 0.0
-    for _ in range(reps):
-        t0 = time.perf_counter(); out = f(); dt = time.perf_counter() - t0
-        ts.append(dt); spent += dt
-        if spent > 8.0:
-            break
-    return float(np.median(ts)), len(ts), out
-
-res = {}
-# one curve
-t, r, ir = timed(lambda: IsotonicRegression(out_of_bounds="clip").fit(s, y))
-res["fit1"] = [t, r]
-t, r, _ = timed(lambda: ir.predict(s))
-res["pred1"] = [t, r]
-ir.predict(s[chk]).astype("<f8").tofile(base + ".p1")
-# one curve per segment: split beforehand (not timed), then a loop of fits
-order = np.argsort(g, kind="stable")
-keys, starts = np.unique(g[order], return_index=True)
-bounds = list(starts) + [len(g)]
-parts = [order[bounds[i]:bounds[i + 1]] for i in range(len(keys))]
-xs = [s[p] for p in parts]
-ys = [y[p] for p in parts]
-t, r, models = timed(lambda: [IsotonicRegression(out_of_bounds="clip").fit(a, b) for a, b in zip(xs, ys)])
-res["fitK"] = [t, r]
-t, r, _ = timed(lambda: [m.predict(a) for m, a in zip(models, xs)])
-res["predK"] = [t, r]
-pk = np.empty(len(chk))
-pos = {int(k): i for i, k in enumerate(keys)}
-gc = g[chk]
-for k in np.unique(gc):
-    sel = gc == k
-    pk[sel] = models[pos[int(k)]].predict(s[chk][sel])
-pk.astype("<f8").tofile(base + ".pK")
-print(json.dumps(res))
-'
 if (!py_ok) {
   for (tk in c("fit1", "fitK", "pred1", "predK")) put(tk, "sklearn", note = py_version)
 } else {
@@ -426,8 +345,7 @@ if (!py_ok) {
   writeBin(as.double(outcome), paste0(base, ".y"), size = 8, endian = "little")
   writeBin(as.integer(seg), paste0(base, ".g"), size = 4, endian = "little")
   writeBin(as.integer(chk - 1L), paste0(base, ".chk"), size = 4, endian = "little")
-  py_file <- paste0(base, ".py")
-  writeLines(py_code, py_file)
+  py_file <- file.path(bench_dir, "calibration_sklearn.py")
   old_omp <- Sys.getenv("OMP_NUM_THREADS", NA)
   Sys.setenv(OMP_NUM_THREADS = "1", OPENBLAS_NUM_THREADS = "1", MKL_NUM_THREADS = "1")
   out <- tryCatch(suppressWarnings(system2(PYTHON, c(shQuote(py_file), shQuote(base), REPS),
@@ -506,11 +424,6 @@ targets <- c(
   target_line("one curve over 6.5e6 scores on one CPU core, end to end from R incl. the sort",
               cells$fit1$gpuiso_1t, 2))
 
-lscpu <- tryCatch(system2("lscpu", stdout = TRUE, stderr = FALSE), error = function(e) character(0))
-lsget <- function(key) {
-  l <- grep(paste0("^", key, ":"), lscpu, value = TRUE)
-  if (length(l)) trimws(sub("^[^:]*:", "", l[1])) else "?"
-}
 commit <- tryCatch(system2("git", c("-C", shQuote(repo_dir), "rev-parse", "--short", "HEAD"), stdout = TRUE, stderr = FALSE),
                    error = function(e) character(0), warning = function(w) character(0))
 if (!length(commit)) commit <- "unknown (no commit)"

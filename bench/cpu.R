@@ -27,11 +27,7 @@ suppressPackageStartupMessages({
 args_file <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 bench_dir <- if (length(args_file) == 1L) dirname(normalizePath(args_file)) else normalizePath("bench")
 repo_dir <- dirname(bench_dir)
-
-env_num <- function(name, default) {
-  v <- Sys.getenv(name, "")
-  if (nzchar(v)) as.numeric(v) else default
-}
+source(file.path(bench_dir, "common.R"))
 MAX_N <- env_num("GPUISO_BENCH_MAX_N", 1e7)
 REPS_MULT <- env_num("GPUISO_BENCH_REPS", 1)
 STANDIN <- identical(Sys.getenv("GPUISO_BENCH_STANDIN", ""), "1")
@@ -83,8 +79,6 @@ has_monotone <- dir.exists(peer_lib) &&
 # Each method: f(y, w) with w NULL for unweighted problems; returns the fitted vector.
 # `weighted`: whether the method takes weights (cells of weighted rows are n/a otherwise).
 
-set_threads <- function(k) options(gpuiso.threads = as.integer(k))
-
 methods <- list(
   gpuiso_1t = list(label = paste(gpuiso_label, "1 thr"), gpu = TRUE, weighted = TRUE, threads = 1L,
                    f = function(y, w) isotonic(y, w, device = "cpu")),
@@ -109,27 +103,6 @@ peer_ids <- names(methods)[!vapply(methods, `[[`, logical(1), "gpu")]
 
 ## ---------------------------------------------------------------- timing ----
 
-now <- function() as.numeric(Sys.time())   # microsecond resolution (proc.time() has 1 ms)
-
-# Median seconds per call of f(); returns list(t, out, reps, k).
-time_call <- function(f, reps) {
-  gc(FALSE)
-  t0 <- now(); out <- f(); t1 <- now() - t0          # warm-up / calibration call, result kept
-  if (t1 >= CELL_BUDGET_S) return(list(t = t1, out = out, reps = 1L, k = 1L))   # one slow call is enough
-  k <- if (t1 >= MIN_REP_S) 1L else as.integer(min(1e5, ceiling(MIN_REP_S / max(t1, 1e-7))))
-  times <- numeric(0)
-  spent <- t1
-  for (r in seq_len(reps)) {
-    if (k == 1L && t1 > 0.2) gc(FALSE)
-    t0 <- now()
-    for (i in seq_len(k)) f()
-    dt <- now() - t0
-    times <- c(times, dt / k)
-    spent <- spent + dt
-    if (spent > CELL_BUDGET_S && length(times) >= 1L) break
-  }
-  list(t = stats::median(times), out = out, reps = length(times), k = k)
-}
 
 # Extrapolate one call's time to size n from measured points (data.frame(n, t)): power law
 # through the two largest points (exponent at least min_p), or default_p if there is only one.
@@ -168,13 +141,6 @@ maxdiff <- function(a, b) {
   max(abs(a - b))
 }
 
-fmt_t <- function(s) {
-  if (is.na(s)) return("NA")
-  if (s < 1e-3) sprintf("%.3g us", s * 1e6)
-  else if (s < 1) sprintf("%.3g ms", s * 1e3)
-  else sprintf("%.3g s", s)
-}
-fmt_d <- function(d) if (is.na(d)) "-" else if (d == 0) "0" else sprintf("%.1e", d)
 fmt_n <- function(n) if (n >= 1e3 && log10(n) == round(log10(n))) sprintf("1e%d", as.integer(log10(n))) else format(n, big.mark = ",")
 
 ## ---------------------------------------------------------------- data ----
@@ -233,8 +199,6 @@ run_row <- function(case, n, y, w, est_fun, apply_fun = identity) {
   list(case = case, n = n, cells = cells)
 }
 
-load_now <- function() tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "),
-                                error = function(e) "?")
 load_start <- load_now()
 t_start <- now()
 for (case in c("noisy", "increasing", "weighted")) {
@@ -341,11 +305,6 @@ tgt <- c(
           if (max_all <= 1e-8) "yes" else "NO"))
 
 ## machine
-lscpu <- tryCatch(system2("lscpu", stdout = TRUE, stderr = FALSE), error = function(e) character(0))
-lsget <- function(key) {
-  l <- grep(paste0("^", key, ":"), lscpu, value = TRUE)
-  if (length(l)) trimws(sub("^[^:]*:", "", l[1])) else "?"
-}
 mem_gb <- tryCatch({
   l <- grep("^MemTotal:", readLines("/proc/meminfo"), value = TRUE)
   sprintf("%.0f GiB", as.numeric(gsub("[^0-9]", "", l)) / 2^20)

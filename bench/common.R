@@ -1,0 +1,65 @@
+# Helpers shared by the benchmarks (bench/cpu.R, bench/calibration.R):
+# settings from the environment, the clock, timing a call, formatting, and
+# what the machine is. A script sources it from its own folder:
+#     bench_dir <- dirname(normalizePath(sub("^--file=", "", grep("^--file=",
+#                          commandArgs(FALSE), value = TRUE))))
+#     source(file.path(bench_dir, "common.R"))
+
+# A number from the environment variable `name`, or `default` when unset.
+env_num <- function(name, default) {
+  v <- Sys.getenv(name, "")
+  if (nzchar(v)) as.numeric(v) else default
+}
+
+# Seconds, with microsecond resolution (proc.time() has 1 ms).
+now <- function() as.numeric(Sys.time())
+
+# Median seconds per call of f(): list(t, out, reps, k). A warm-up call
+# (its result kept as `out`) sets k, the calls per repetition, so that a
+# repetition lasts at least `min_rep` seconds; then up to `reps`
+# repetitions, stopping once `budget` seconds are spent. One call slower
+# than the budget is timed once. REPS, CELL_BUDGET_S and MIN_REP_S are the
+# calling script's settings.
+time_call <- function(f, reps = REPS, budget = CELL_BUDGET_S, min_rep = MIN_REP_S) {
+  gc(FALSE)
+  t0 <- now(); out <- f(); t1 <- now() - t0
+  if (t1 >= budget) return(list(t = t1, out = out, reps = 1L, k = 1L))
+  k <- if (t1 >= min_rep) 1L else as.integer(min(1e5, ceiling(min_rep / max(t1, 1e-7))))
+  times <- numeric(0)
+  spent <- t1
+  for (r in seq_len(reps)) {
+    if (k == 1L && t1 > 0.2) gc(FALSE)
+    t0 <- now()
+    for (i in seq_len(k)) f()
+    dt <- now() - t0
+    times <- c(times, dt / k)
+    spent <- spent + dt
+    if (spent > budget) break
+  }
+  list(t = stats::median(times), out = out, reps = length(times), k = k)
+}
+
+# gpuiso's threads for the next calls; NA: the package's default.
+set_threads <- function(k) options(gpuiso.threads = if (is.na(k)) NULL else as.integer(k))
+
+# Seconds as "12.3 us", "4.56 ms" or "1.2 s"; a difference as "-", "0" or "1.2e-15".
+fmt_t <- function(s) {
+  if (is.na(s)) return("NA")
+  if (s < 1e-3) sprintf("%.3g us", s * 1e6)
+  else if (s < 1) sprintf("%.3g ms", s * 1e3)
+  else sprintf("%.3g s", s)
+}
+fmt_d <- function(d) if (is.na(d)) "-" else if (d == 0) "0" else sprintf("%.1e", d)
+
+# The load averages now, for the results' notes.
+load_now <- function() {
+  tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "),
+           error = function(e) "?")
+}
+
+# A field of lscpu's output ("Model name", ...), "?" when unknown.
+lscpu <- tryCatch(system2("lscpu", stdout = TRUE, stderr = FALSE), error = function(e) character(0))
+lsget <- function(key) {
+  l <- grep(paste0("^", key, ":"), lscpu, value = TRUE)
+  if (length(l)) trimws(sub("^[^:]*:", "", l[1])) else "?"
+}
