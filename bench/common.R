@@ -1,4 +1,5 @@
-# Helpers shared by the benchmarks (bench/cpu.R, bench/calibration.R):
+# Helpers shared by the benchmarks (bench/cpu.R, bench/calibration.R,
+# bench/gpu/e2e.R, bench/gpu/profile.R):
 # settings from the environment, the clock, timing a call, formatting, and
 # what the machine is. A script sources it from its own folder:
 #     bench_dir <- dirname(normalizePath(sub("^--file=", "", grep("^--file=",
@@ -37,6 +38,17 @@ time_call <- function(f, reps = REPS, budget = CELL_BUDGET_S, min_rep = MIN_REP_
     if (spent > budget) break
   }
   list(t = stats::median(times), out = out, reps = length(times), k = k)
+}
+
+# Wall-clock milliseconds of each of `reps` calls of f(), after one warm-up
+# call: for calls that take long against the clock's resolution.
+times_ms <- function(f, reps) {
+  f()
+  vapply(seq_len(reps), function(i) {
+    t0 <- now()
+    f()
+    1e3 * (now() - t0)
+  }, numeric(1))
 }
 
 # gpuiso's threads for the next calls; NA: the package's default.

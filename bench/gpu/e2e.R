@@ -15,15 +15,8 @@ stopifnot(gpu_info()$available)
 all_threads <- .Call(gpuiso:::ffi_build_info)$procs
 default_threads <- getOption("gpuiso.threads")
 
-# Wall-clock milliseconds of each of `reps` calls after one warm-up.
-times_ms <- function(f, reps) {
-  f()
-  vapply(seq_len(reps), function(i) {
-    t0 <- Sys.time()
-    f()
-    1e3 * as.numeric(Sys.time() - t0, units = "secs")
-  }, numeric(1))
-}
+source(file.path(dirname(dirname(normalizePath(sub("^--file=", "", grep(
+  "^--file=", commandArgs(FALSE), value = TRUE))))), "common.R")) # times_ms()
 
 rows <- list()
 add <- function(shape, engine, precision, t, stages = NULL) {

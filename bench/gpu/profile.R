@@ -8,14 +8,9 @@ if (length(args) >= 1L && nzchar(args[1])) .libPaths(c(args[1], .libPaths()))
 sizes <- if (length(args) >= 2L) as.numeric(args[-1]) else c(1e6, 1e8)
 suppressPackageStartupMessages(library(gpuiso))
 th <- getOption("gpuiso.threads")
-med <- function(f, reps) {
-  f()
-  median(vapply(seq_len(reps), function(i) {
-    t0 <- Sys.time()
-    f()
-    1e3 * as.numeric(Sys.time() - t0, units = "secs")
-  }, numeric(1)))
-}
+source(file.path(dirname(dirname(normalizePath(sub("^--file=", "", grep(
+  "^--file=", commandArgs(FALSE), value = TRUE))))), "common.R")) # times_ms()
+med <- function(f, reps) median(times_ms(f, reps))
 stages <- function(f) {
   f()
   t <- gpu_timings()
