@@ -117,3 +117,69 @@ test_that("gpu_timings() has the documented shape, and prints", {
   expect_output(print(t), "copy in")
   expect_error(print(t, digits = 3), class = "gpuiso_error_input")
 })
+
+test_that("device = 'auto' gives the CPU's result", {
+  set.seed(120)
+  y <- rnorm(2000); w <- runif(2000); g <- rnorm(2000)
+  zc <- isotonic(y, w, device = "cpu")
+  # a crossover of 0 makes "auto" ask for the GPU even here
+  za <- with_opts(list(gpuiso.gpu_min_n = 0), isotonic(y, w, device = "auto"))
+  x <- runif(2000)
+  fa <- with_opts(list(gpuiso.gpu_min_n = 0), isoreg(x, y, device = "auto"))
+  # x in order leaves the GPU no sort to do: "auto" fits it on the CPU
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = 0), isoreg(y, device = "auto"))$device,
+                   "cpu")
+  va <- with_opts(list(gpuiso.gpu_min_n = 0), isotonic_vjp(y, g, w, device = "auto"))
+  vc <- isotonic_vjp(y, g, w, device = "cpu")
+  if (gpu_available()) {
+    expect_close(za, zc, 1e-10, "auto on the GPU")
+    expect_identical(fa$device, "gpu")
+    expect_close(va$y, vc$y, 1e-10, "auto vjp on the GPU")
+  } else {
+    expect_identical(za, zc)
+    expect_identical(fa$device, "cpu")
+    expect_identical(va, vc)
+  }
+  # below the crossover "auto" is the CPU, wherever it runs
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = Inf), isotonic(y, w, device = "auto")), zc)
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = Inf), isoreg(x, y, device = "auto"))$device,
+                   "cpu")
+  expect_identical(isoreg(x, y, device = "auto")$device, "cpu") # 2000 < default
+})
+
+test_that("device = 'auto' keeps a batch on the CPU only where its threads are faster", {
+  beats <- gpuiso:::gpu_beats_cpu
+  # cells of the H200 host's crossover.csv with a clear winner: the GPU
+  # ahead of 16 threads on 16 x 4^7 and 1000 x 4^6, behind on 16 x 4^6
+  expect_true(beats(16 * 4^7, 4^7, 16L))
+  expect_true(beats(1000 * 4^6, 4^6, 16L))
+  expect_true(beats(1e7, 1e4, 8L))
+  expect_false(beats(16 * 4^6, 4^6, 16L))
+  # a batch spread over 32 or 64 threads
+  expect_false(beats(1e7, 1e4, 64L))
+  expect_false(beats(1e6, 1e4, 32L))
+  # more threads never make the GPU look better; more problems never do either
+  n <- 2^(10:24)
+  for (t in c(1L, 2L, 8L, 32L)) {
+    expect_false(any(beats(n, 1e6, t * 2L) & !beats(n, 1e6, t)))
+  }
+  # "auto" on a batch with 64 threads stays on the CPU, with a GPU or without
+  y <- matrix(rnorm(2e5), 100)
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = 0, gpuiso.threads = 64L),
+                             gpuiso:::resolve_device("auto", length(y), NULL,
+                                                     nprob = ncol(y))), "cpu")
+})
+
+test_that("the crossover of device = 'auto' is an option, checked", {
+  default <- gpuiso:::gpu_min_n_default
+  expect_true(is.numeric(default) && is.finite(default) && default > 0)
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = NULL), gpuiso:::gpu_min_n()), default)
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = 1e3), gpuiso:::gpu_min_n()), 1e3)
+  for (bad in list(-1, NA_real_, "many", c(1, 2))) {
+    expect_error(with_opts(list(gpuiso.gpu_min_n = bad), isotonic(runif(10))),
+                 "gpuiso.gpu_min_n", class = "gpuiso_error_input")
+  }
+  # "cpu" never reads it
+  expect_identical(with_opts(list(gpuiso.gpu_min_n = -1), isotonic(c(2, 1), device = "cpu")),
+                   c(1.5, 1.5))
+})
