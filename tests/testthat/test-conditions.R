@@ -100,7 +100,7 @@ test_that("the R layer's conditions share the C ones' classes and fields", {
 })
 
 # ---------------------------------------------------------------------------
-# Interrupts (with_interrupt_at() is in setup.R).
+# Interrupts (with_interrupt_at() is in helper-common.R).
 
 # The CPU engine's own looks inside a piece of work (core/pava.c, vjp.c,
 # isoreg.c) land in a separate change of issue 11: until then the tests that
