@@ -22,6 +22,8 @@
  * and the event waits cost little per byte, small enough that the first and
  * last pieces, which do not overlap, are short. */
 #define GI_PIECE_MAX ((size_t) 8 << 20)
+/* The smallest largest piece that gi_cuda_set_piece() takes (tests cut
+ * transfers this fine to put piece boundaries everywhere). */
 #define GI_PIECE_MIN ((size_t) 4 << 10)
 
 struct stage {
