@@ -141,8 +141,8 @@ default_threads <- function(env = Sys.getenv(c("GPUISO_THREADS", "_R_CHECK_LIMIT
     } else {
       # a warning, not an error: the package must still load
       warning(sprintf(paste0("The environment variable GPUISO_THREADS must be a ",
-                             "positive whole number, not \"%s\"; using %d threads."),
-                      env[[1L]], t), call. = FALSE)
+                             "positive whole number, not \"%s\"; using %s."),
+                      env[[1L]], count_noun(t, "thread")), call. = FALSE)
     }
   }
   limit <- env[[2L]]
