@@ -29,7 +29,6 @@ test_that("results do not depend on how the transfers are cut into pieces", {
   set.seed(31)
   # ragged problems whose ends fall anywhere in the pieces, long and short
   sizes <- c(1, 5000, 1023, 1025, 70001, 3, 0, 262147, 33, 2)
-  off <- c(0, cumsum(sizes))
   n <- sum(sizes)
   g <- rep(seq_along(sizes), sizes)
   y <- rnorm(n) + rep(seq_along(sizes), sizes) * 0.01 * seq_len(n) / n
@@ -109,14 +108,15 @@ test_that("the staging buffers are kept, reported and given back", {
 test_that("an interrupt during a transfer stops the call; nothing is left behind", {
   skip_if_not(gpu_available())
   set.seed(33)
-  y <- rnorm(2^22) # four pieces of 2^20 doubles
+  y <- rnorm(2^22)
   gpu_release()
   ref <- isotonic(y, device = "gpu")
   held <- gpu_info()$pinned
   gpu_release()
   used <- gpu_used_bytes() # the CUDA context, no workspace
   isotonic(y, device = "gpu")
-  # each piece of 8 MiB is a look: four on the way in, four on the way out
+  # the engine looks every 2^20 elements copied: four looks on the way in,
+  # four on the way out
   for (k in c(1, 2, 5, 7)) {
     expect_identical(with_interrupt_at(k, isotonic(y, device = "gpu")), "stopped",
                      label = paste("look", k))
