@@ -5,12 +5,24 @@
 #
 # Sets R and RSCRIPT (the R binaries) and TESTS (empty for all, else names
 # such as "test-isotonic isotonic test-corpus*") from the environment.
-# Expects work (a scratch directory) and the current directory at the
-# repository's root.
+# Expects the current directory at the repository's root; scratch_dir()
+# sets work (the scratch directory) for the other helpers.
 
 R=${R:-R}
 RSCRIPT=${RSCRIPT:-Rscript}
 TESTS=${TESTS:-}
+
+# A scratch directory in $work for tool $1 ("sanitize", "valgrind"), removed
+# on exit unless KEEP is set (then its path is printed).
+scratch_dir() {
+  work=$(mktemp -d "${TMPDIR:-/tmp}/gpuiso-$1.XXXXXX")
+  if [ -n "${KEEP:-}" ]; then
+    echo "$1: scratch directory $work"
+  else
+    trap 'rm -rf "$work"' EXIT
+    trap 'exit 130' INT TERM
+  fi
+}
 
 # The package sources and tests, without build products, into
 # "$work/pkg": builds there leave src/ of the repository alone (objects

@@ -31,13 +31,7 @@ for f in "$asan" "$ubsan"; do
 done
 
 files=$(test_files)
-work=$(mktemp -d "${TMPDIR:-/tmp}/gpuiso-sanitize.XXXXXX")
-if [ -n "${KEEP:-}" ]; then
-  echo "sanitize: scratch directory $work"
-else
-  trap 'rm -rf "$work"' EXIT
-  trap 'exit 130' INT TERM
-fi
+scratch_dir sanitize
 
 flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 # The user Makevars comes last: CFLAGS replaces R's (the package's

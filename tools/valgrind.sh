@@ -28,13 +28,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 
 files=$(test_files)
-work=$(mktemp -d "${TMPDIR:-/tmp}/gpuiso-valgrind.XXXXXX")
-if [ -n "${KEEP:-}" ]; then
-  echo "valgrind: scratch directory $work"
-else
-  trap 'rm -rf "$work"' EXIT
-  trap 'exit 130' INT TERM
-fi
+scratch_dir valgrind
 
 echo "valgrind: building gpuiso (CPU only)"
 copy_pkg

@@ -149,9 +149,6 @@ static inline int dle(const gi_idr_sweep *S, double c1, double w1, double c2,
 #define NUM_LE(S, c1, w1, c2, w2) dle(S, c1, w1, c2, w2)
 #define NUM_DIV(c, w) ((c) / (w))
 #include "idr_sweep.h"
-#undef NUM
-#undef SUF
-#undef NUM_ZERO
 #undef NUM_SET
 #undef NUM_ADDTO
 #undef NUM_ADDW
@@ -169,9 +166,6 @@ static const gi_xnum xzero = {0.0, 0.0, 0};
 #define NUM_LE(S, c1, w1, c2, w2) gi_xle(c1, w1, c2, w2)
 #define NUM_DIV(c, w) gi_xdiv(c, w)
 #include "idr_sweep.h"
-#undef NUM
-#undef SUF
-#undef NUM_ZERO
 #undef NUM_SET
 #undef NUM_ADDTO
 #undef NUM_ADDW
@@ -196,9 +190,6 @@ BIG_SWEEP(2)
 #define SUF _b2
 #define NUM_ZERO big2_zero
 #include "idr_sweep.h"
-#undef NUM
-#undef SUF
-#undef NUM_ZERO
 #undef NL
 
 #define NL 4
@@ -207,9 +198,6 @@ BIG_SWEEP(4)
 #define SUF _b4
 #define NUM_ZERO big4_zero
 #include "idr_sweep.h"
-#undef NUM
-#undef SUF
-#undef NUM_ZERO
 #undef NL
 
 #define NL 8
@@ -218,9 +206,6 @@ BIG_SWEEP(8)
 #define SUF _b8
 #define NUM_ZERO big8_zero
 #include "idr_sweep.h"
-#undef NUM
-#undef SUF
-#undef NUM_ZERO
 #undef NL
 
 #define NL 16
@@ -229,9 +214,6 @@ BIG_SWEEP(16)
 #define SUF _b16
 #define NUM_ZERO big16_zero
 #include "idr_sweep.h"
-#undef NUM
-#undef SUF
-#undef NUM_ZERO
 #undef NL
 
 #define NL 34
@@ -240,9 +222,6 @@ BIG_SWEEP(34)
 #define SUF _b34
 #define NUM_ZERO big34_zero
 #include "idr_sweep.h"
-#undef NUM
-#undef SUF
-#undef NUM_ZERO
 #undef NL
 
 #undef NUM_SET

@@ -10,7 +10,9 @@
  *   NUM_ADDW(S, d, w)     d += the weight w (in the sweep's scale)
  *   NUM_LE(S, c1, w1, c2, w2)  c1 / w1 <= c2 / w2, exactly (lvalues)
  *   NUM_DIV(c, w)         c / w, correctly rounded (lvalues)
- * The arrays c, W, bsc, bsw and stack of the sweep hold NUMs.
+ * The arrays c, W, bsc, bsw and stack of the sweep hold NUMs. NUM, SUF and
+ * NUM_ZERO are undefined at the end; the operations, which several types
+ * may share, are left to the includer.
  */
 #define GI_CAT2(a, b) a##b
 #define GI_CAT(a, b) GI_CAT2(a, b)
@@ -128,3 +130,6 @@ static void FN(threshold)(gi_idr_sweep *S, gi_idx k)
 #undef FN
 #undef GI_CAT
 #undef GI_CAT2
+#undef NUM
+#undef SUF
+#undef NUM_ZERO
