@@ -12,6 +12,32 @@
 
 #define PTS_PER_WARP (33 * 32)
 
+/* A development build with -DGI_PROFILE counts each phase's clock cycles
+ * over the warps (gi_prof_read()); the package never defines it. */
+#ifdef GI_PROFILE
+__device__ unsigned long long gi_prof[8];
+#define PROF_START long long prof_t = clock64()
+#define PROF_MARK(k)                                                               \
+  do {                                                                             \
+    long long t_ = clock64();                                                      \
+    if (lane == 0) atomicAdd(&gi_prof[k], (unsigned long long) (t_ - prof_t));     \
+    if (lane == 0 && (k) == 4) atomicAdd(&gi_prof[7], 1ull);                       \
+    prof_t = t_;                                                                   \
+  } while (0)
+extern "C" void gi_prof_read(unsigned long long *out, int reset)
+{
+  if (reset) {
+    unsigned long long z[8] = {0};
+    cudaMemcpyToSymbol(gi_prof, z, sizeof(z));
+  } else {
+    cudaMemcpyFromSymbol(out, gi_prof, 8 * sizeof(unsigned long long));
+  }
+}
+#else
+#define PROF_START
+#define PROF_MARK(k)
+#endif
+
 /* The vertex before point q (the first set bit below it) and after it. */
 __device__ __forceinline__ int prev_vertex(const uint32_t *W, int q)
 {
@@ -29,12 +55,38 @@ __device__ __forceinline__ int next_vertex(const uint32_t *W, int q)
   return (w << 5) + __ffs(m) - 1;
 }
 
+/* Where point i >= 1 of the chunk whose lanes start at lane q of the warp
+ * sits in shared memory: lane li's 32 points (32 li + 1 .. 32 li + 32) at
+ * 33 li + 0..31, so that the lanes' loops, which walk their own points in
+ * step, read different banks. Point 0, the origin, is not stored. */
+__device__ __forceinline__ int spos(int q, int i)
+{
+  int j = i - 1;
+  return 33 * q + j + (j >> 5);
+}
+
 template <bool WT>
-__device__ __forceinline__ pt point_at(const dd *Ys, const dd *Xs, int base, int q)
+__device__ __forceinline__ pt point_at(const dd *Ys, const dd *Xs, int q, int i)
 {
   pt r;
-  r.y = Ys[base + q];
-  r.x = WT ? Xs[base + q] : dd_make((double) q);
+  if (i == 0) {
+    r.y = dd_make(0.0);
+    r.x = dd_make(0.0);
+    return r;
+  }
+  int k = spos(q, i);
+  r.y = Ys[k];
+  r.x = WT ? Xs[k] : dd_make((double) i);
+  return r;
+}
+
+/* Point k of lane li (chunk point 32 li + k) with a lane-relative
+ * abscissa when unweighted, as the lane's hull sees it. */
+template <bool WT>
+__device__ __forceinline__ pt lane_point(const dd *Ys, const dd *Xs, int q, int first, int k)
+{
+  pt r = point_at<WT>(Ys, Xs, q, first + k);
+  if (!WT) r.x = dd_make((double) k);
   return r;
 }
 
@@ -56,11 +108,12 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
   uint32_t *W = (uint32_t *) (Ys + (WT ? 2 : 1) * PTS_PER_WARP);
 
   const int lane = threadIdx.x;
+  PROF_START;
   const int64_t wbase_lane = (int64_t) blockIdx.x * 32;
   gi_chunk c = lane_chunk(p, wbase_lane + lane);
   const int q = (int) (c.lane0 - wbase_lane);
   const int li = lane - q;
-  const int base = 33 * q, wb = 2 * q;
+  const int wb = 2 * q;
   const int first = li * 32;
   const int np = c.cnt > first ? min(32, c.cnt - first) : 0;
   const T *y = (const T *) p.y;
@@ -95,6 +148,7 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
     wv[k] = WT && k < np ? stage_w[i + (i >> 5)] : 0.0;
   }
   __syncwarp();
+  PROF_MARK(0);
 
   /* the lane's totals; its running sums are written once its start is
    * known, so that shared memory is written once per point */
@@ -138,6 +192,7 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
   if (li == 0) { st_y = dd_make(0.0); st_x = dd_make(0.0); }
   {
     dd ry = st_y, rx = st_x;
+    const int o = spos(q, first + 1);
 #pragma unroll
     for (int k = 0; k < 32; k++) {
       if (k < np) {
@@ -145,29 +200,26 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
         if (WT) {
           ry = dd_add(ry, two_prod(wv[k], vk));
           rx = dd_add_d(rx, wv[k]);
-          Xs[base + first + k + 1] = rx;
+          Xs[o + k] = rx;
         } else {
           ry = dd_add_d(ry, vk);
         }
-        Ys[base + first + k + 1] = ry;
+        Ys[o + k] = ry;
       }
     }
   }
-  if (li == 0 && c.cnt > 0) {
-    Ys[base] = dd_make(0.0);
-    if (WT) Xs[base] = dd_make(0.0);
-  }
   __syncwarp();
+  PROF_MARK(1);
 
   /* the lane's hull: the monotone chain with its stack in a bit mask;
    * a is the entry under the top b, found again by counting zeros */
   if (np > 0) {
     uint64_t mask = 1u;
     int a = -1, b = 0, k = 1;
-    const int o = base + first;
     /* unweighted abscissae here are lane-relative: turns do not mind. The
      * top two entries stay in registers; a pop reloads the one under. */
-    pt pa = point_at<WT>(Ys, Xs, o, 0), pb = pa, pk = point_at<WT>(Ys, Xs, o, 1);
+    pt pa = lane_point<WT>(Ys, Xs, q, first, 0), pb = pa;
+    pt pk = lane_point<WT>(Ys, Xs, q, first, 1);
     while (k <= np) {
       if (a >= 0 && !convex_at(pa, pb, pk)) {
         mask &= ~(1ull << b);
@@ -175,19 +227,20 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
         pb = pa;
         uint64_t below = mask & ((1ull << a) - 1ull);
         a = below ? 63 - __clzll((long long) below) : -1;
-        pa = point_at<WT>(Ys, Xs, o, a > 0 ? a : 0);
+        pa = lane_point<WT>(Ys, Xs, q, first, a > 0 ? a : 0);
       } else {
         mask |= 1ull << k;
         a = b; pa = pb;
         b = k; pb = pk;
         k++;
-        pk = point_at<WT>(Ys, Xs, o, k <= np ? k : np);
+        pk = lane_point<WT>(Ys, Xs, q, first, k <= np ? k : np);
       }
     }
     W[wb + li] = (uint32_t) mask;
     if (first + np == c.cnt && (mask >> 32)) W[wb + li + 1] = 1u;
   }
   __syncwarp();
+  PROF_MARK(2);
 
   /* five rounds of merges within the chunk, walking to each bridge */
   for (int g = 1; g < 32; g <<= 1) {
@@ -195,22 +248,22 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
       const int s = (li + g) * 32, lo_end = li * 32;
       const int hi_end = min((li + 2 * g) * 32, c.cnt);
       int a = prev_vertex(W + wb, s), b = next_vertex(W + wb, s);
-      if (!convex_at(point_at<WT>(Ys, Xs, base, a), point_at<WT>(Ys, Xs, base, s),
-                     point_at<WT>(Ys, Xs, base, b))) {
+      if (!convex_at(point_at<WT>(Ys, Xs, q, a), point_at<WT>(Ys, Xs, q, s),
+                     point_at<WT>(Ys, Xs, q, b))) {
         bool moved = true;
         while (moved) {
           moved = false;
           while (a > lo_end) {
             int a2 = prev_vertex(W + wb, a);
-            if (convex_at(point_at<WT>(Ys, Xs, base, a2), point_at<WT>(Ys, Xs, base, a),
-                          point_at<WT>(Ys, Xs, base, b)))
+            if (convex_at(point_at<WT>(Ys, Xs, q, a2), point_at<WT>(Ys, Xs, q, a),
+                          point_at<WT>(Ys, Xs, q, b)))
               break;
             a = a2; moved = true;
           }
           while (b < hi_end) {
             int b2 = next_vertex(W + wb, b);
-            if (convex_at(point_at<WT>(Ys, Xs, base, a), point_at<WT>(Ys, Xs, base, b),
-                          point_at<WT>(Ys, Xs, base, b2)))
+            if (convex_at(point_at<WT>(Ys, Xs, q, a), point_at<WT>(Ys, Xs, q, b),
+                          point_at<WT>(Ys, Xs, q, b2)))
               break;
             b = b2; moved = true;
           }
@@ -229,25 +282,49 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
     }
     __syncwarp();
   }
-  if (c.cnt == 0) return;
-
+  PROF_MARK(3);
   if (c.mid < 0) {
-    /* a whole problem: each element gets the slope of the edge above it */
+    /* whole problems (and idle lanes): each element gets the slope of the
+     * edge above it. The lanes of a problem take its elements in turn, so
+     * that the stores coalesce, and compare each rounded value with the
+     * one before it, which the neighbouring lane holds: a step the wrong
+     * way flags the batch (see monotone.cu). */
     T *fit = (T *) p.fit;
+    const int L = c.L;
+    int rounds = c.cnt > 0 ? (c.cnt + L - 1) / L : 0;
+    for (int off = 16; off > 0; off >>= 1)
+      rounds = max(rounds, __shfl_xor_sync(0xffffffffu, rounds, off));
     int last_l = -1;
     double val = 0.0;
-    for (int k = 0; k < np; k++) {
-      int e = first + k;
-      int vl = prev_vertex(W + wb, e + 1);
-      if (vl != last_l) {
-        int vr = next_vertex(W + wb, vl);
-        val = slope(point_at<WT>(Ys, Xs, base, vl), point_at<WT>(Ys, Xs, base, vr));
-        last_l = vl;
+    T before = (T) 0;
+    bool bad = false;
+    for (int t = 0; t < rounds; t++) {
+      const int e = li + L * t;
+      const bool on = e < c.cnt;
+      T z = (T) 0;
+      if (on) {
+        int vl = prev_vertex(W + wb, e + 1);
+        if (vl != last_l) {
+          int vr = next_vertex(W + wb, vl);
+          val = slope(point_at<WT>(Ys, Xs, q, vl), point_at<WT>(Ys, Xs, q, vr));
+          last_l = vl;
+        }
+        z = (T) (p.decreasing ? -val : val);
+        fit[c.e0 + e] = z;
+        if (p.starts) p.starts[c.e0 + e] = (unsigned char) (vl == e);
       }
-      fit[c.e0 + e] = (T) (p.decreasing ? -val : val);
-      if (p.starts) p.starts[c.e0 + e] = (unsigned char) (vl == e);
+      T left = __shfl_sync(0xffffffffu, z, lane > 0 ? lane - 1 : 0);
+      T last = __shfl_sync(0xffffffffu, z, q + L - 1);
+      if (on && e > 0) {
+        T zp = li > 0 ? left : before;
+        bad |= p.decreasing ? z > zp : z < zp;
+      }
+      before = last;
     }
-    if (first + np == c.cnt && !isfinite(Ys[base + c.cnt].hi)) atomicOr(p.flag, GI_FLAG_RANGE);
+    if (bad) atomicOr(p.flag, GI_FLAG_STEP);
+    if (c.cnt > 0 && first + np == c.cnt && !isfinite(point_at<WT>(Ys, Xs, q, c.cnt).y.hi))
+      atomicOr(p.flag, GI_FLAG_RANGE);
+    PROF_MARK(4);
     return;
   }
 
@@ -269,8 +346,9 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
       m &= m - 1u;
       int qp = (wi << 5) + bit;
       p.slot_idx[so + pos] = (int16_t) qp;
-      p.slot_y[so + pos] = Ys[qp];
-      if (WT) p.slot_x[so + pos] = Xs[qp];
+      pt v = point_at<WT>(Ys, Xs, 0, qp);
+      p.slot_y[so + pos] = v.y;
+      if (WT) p.slot_x[so + pos] = v.x;
       pos++;
     }
   }
@@ -278,10 +356,12 @@ __global__ void __launch_bounds__(32) chunk_kernel(gi_plan p)
     p.desc[c.mid] = gi_seg{c.mid, 0, total - 1};
     p.count[c.mid] = 1;
     /* the chunk's totals, which gi_launch_chunk_starts scans */
-    p.ctotal[2 * c.mid] = WT ? Xs[c.cnt] : dd_make((double) c.cnt);
-    p.ctotal[2 * c.mid + 1] = Ys[c.cnt];
-    if (!isfinite(Ys[c.cnt].hi)) atomicOr(p.flag, GI_FLAG_RANGE);
+    pt end = point_at<WT>(Ys, Xs, 0, c.cnt);
+    p.ctotal[2 * c.mid] = end.x;
+    p.ctotal[2 * c.mid + 1] = end.y;
+    if (!isfinite(end.y.hi)) atomicOr(p.flag, GI_FLAG_RANGE);
   }
+  PROF_MARK(4);
 }
 
 template <typename T, bool WT>
@@ -290,6 +370,14 @@ static void launch(const gi_plan &p, cudaStream_t s)
   size_t shm = (WT ? 2 : 1) * PTS_PER_WARP * sizeof(dd) + 64 * sizeof(uint32_t);
   int64_t warps = p.nlanes / 32;
   if (warps == 0) return;
+  /* occupancy is bound by shared memory: ask for all of it */
+  static bool carved = false;
+  if (!carved) {
+    cudaFuncSetAttribute(chunk_kernel<T, WT>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                         cudaSharedmemCarveoutMaxShared);
+    (void) cudaGetLastError();
+    carved = true;
+  }
   chunk_kernel<T, WT><<<(unsigned) warps, 32, shm, s>>>(p);
 }
 

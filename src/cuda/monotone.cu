@@ -4,7 +4,9 @@
  * their rounded values should never step the wrong way; this pass checks
  * that they do not, with one read of the fit, and flags the batch if one
  * does, so that the host can enforce monotone output (a cumulative
- * maximum per problem) instead of trusting the argument.
+ * maximum per problem) instead of trusting the argument. Whole problems
+ * are checked by the chunk kernel as it writes them; this pass reads the
+ * fits of long problems.
  */
 #include "engine.cuh"
 
@@ -16,7 +18,7 @@ __global__ void __launch_bounds__(32) monotone_kernel(gi_plan p)
   const int li = lane - (int) (c.lane0 - (int64_t) blockIdx.x * 32);
   const int first = li * 32;
   const int np = c.cnt > first ? min(32, c.cnt - first) : 0;
-  if (np == 0) return;
+  if (np == 0 || c.mid < 0) return;
   const T *fit = (const T *) p.fit;
   /* the problem's first element: a chunk of a long problem may look back */
   int64_t pstart = c.mid < 0 ? c.e0 : p.multi[p.multi[c.mid].first].e0;
@@ -34,7 +36,7 @@ __global__ void __launch_bounds__(32) monotone_kernel(gi_plan p)
 void gi_launch_monotone_check(const gi_plan &p, cudaStream_t s)
 {
   int64_t warps = p.nlanes / 32;
-  if (warps == 0) return;
+  if (warps == 0 || p.nmulti == 0) return;
   if (p.single) monotone_kernel<float><<<(unsigned) warps, 32, 0, s>>>(p);
   else monotone_kernel<double><<<(unsigned) warps, 32, 0, s>>>(p);
 }
