@@ -109,7 +109,7 @@ static void plan_free(host_plan *h)
 static int32_t lanes_for(int64_t n)
 {
   int32_t L = 1;
-  while (32 * (int64_t) L < n) L <<= 1;
+  while (GI_UNIT * (int64_t) L < n) L <<= 1;
   return L;
 }
 
@@ -125,7 +125,7 @@ static int plan_make(const int64_t *off, int64_t nprob, host_plan *h)
     h->uniform_n = (int32_t) n0;
     h->uniform_L = lanes_for(n0);
     h->uniform_count = nprob;
-    h->nlanes = (nprob * h->uniform_L + 31) / 32 * 32;
+    h->nlanes = (nprob * h->uniform_L + GI_BLOCK_UNITS - 1) / GI_BLOCK_UNITS * GI_BLOCK_UNITS;
     return 0;
   }
   int64_t nchunk = 0, nmulti = 0;
@@ -158,14 +158,14 @@ static int plan_make(const int64_t *off, int64_t nprob, host_plan *h)
       continue;
     }
     int64_t m = (nb + GI_CHUNK - 1) / GI_CHUNK, first = mi;
-    cursor = (cursor + 31) / 32 * 32;
+    cursor = (cursor + GI_BLOCK_UNITS - 1) / GI_BLOCK_UNITS * GI_BLOCK_UNITS;
     for (int64_t k = 0; k < m; k++) {
       int64_t e0 = off[b] + k * GI_CHUNK;
       int32_t cnt = (int32_t) (nb - k * GI_CHUNK < GI_CHUNK ? nb - k * GI_CHUNK : GI_CHUNK);
-      h->chunks[c++] = gi_chunk{e0, cursor, mi, cnt, 32};
+      h->chunks[c++] = gi_chunk{e0, cursor, mi, cnt, GI_BLOCK_UNITS};
       h->keys[mi] = first;
       h->multi[mi++] = gi_multi{e0, first, cnt, (int32_t) m};
-      cursor += 32;
+      cursor += GI_BLOCK_UNITS;
     }
     int lev = 0;
     for (int64_t nodes = m; nodes > 1; nodes = (nodes + 1) / 2, lev++)
@@ -174,7 +174,7 @@ static int plan_make(const int64_t *off, int64_t nprob, host_plan *h)
   }
   h->nchunk = nchunk;
   h->nmulti = nmulti;
-  h->nlanes = (cursor + 31) / 32 * 32;
+  h->nlanes = (cursor + GI_BLOCK_UNITS - 1) / GI_BLOCK_UNITS * GI_BLOCK_UNITS;
   return 0;
 }
 
@@ -269,7 +269,6 @@ static cudaError_t solve(const host_plan *h, const gi_plan &p, cudaStream_t s,
     gi_launch_merge_level(p, r, h->merges[r] < GI_WARP_LEVEL, s);
   if (ev) cudaEventRecord(ev[2], s);
   if (h->nmulti > 0) gi_launch_long_fit(p, s);
-  gi_launch_monotone_check(p, s);
   if (ev) cudaEventRecord(ev[3], s);
   return cudaGetLastError();
 }

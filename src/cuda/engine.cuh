@@ -1,13 +1,14 @@
 /*
  * gpuiso CUDA engine: the plan of a batch and the kernels' launchers.
  *
- * A batch is laid out in warps of 32 lanes, each lane 32 consecutive
- * elements. A problem of up to 1024 elements is one chunk and takes the
- * smallest power of two of lanes that holds it, aligned to that size, so
- * that several short problems share a warp and the merge rounds inside a
- * warp never cross a problem. A longer problem is cut into chunks of 1024
- * elements, a warp each; their hulls are written once to the vertex slots
- * and merged as segment lists (merge.cu).
+ * A batch is laid out in lanes of GI_UNIT = 16 consecutive elements, one
+ * thread of the chunk kernel each, 64 to a block. A problem of up to 1024
+ * elements is one chunk and takes the smallest power of two of lanes that
+ * holds it, aligned to that size, so that several short problems share a
+ * block and the merge rounds inside a block never cross a problem. A
+ * longer problem is cut into chunks of 1024 elements, a block each; their
+ * hulls are written once to the vertex slots and merged as segment lists
+ * (merge.cu).
  */
 #ifndef GI_ENGINE_CUH
 #define GI_ENGINE_CUH
@@ -19,6 +20,8 @@
 
 #define GI_CHUNK 1024
 #define GI_SLOT (GI_CHUNK + 1)
+#define GI_UNIT 16                         /* elements of a plan lane: one thread's */
+#define GI_BLOCK_UNITS (GI_CHUNK / GI_UNIT) /* lanes of a block of the chunk kernel */
 
 /* One chunk: elements [e0, e0 + cnt) of the batch, lanes [lane0, lane0 + L),
  * and its index among the chunks of long problems (-1 when it is a whole
@@ -44,7 +47,7 @@ struct gi_seg {
 /* Where everything is on the device for one solve. */
 struct gi_plan {
   /* layout */
-  int64_t nlanes;       /* lanes in use, a multiple of 32 */
+  int64_t nlanes;       /* lanes in use, a multiple of GI_BLOCK_UNITS */
   int64_t nchunk;       /* entries of chunks (0 in the uniform mode) */
   int64_t nmulti;       /* chunks of long problems */
   int32_t uniform_n;    /* > 0: every problem has this many (<= 1024)
@@ -102,11 +105,16 @@ cudaError_t gi_launch_chunk_starts(const gi_plan &p, void *scratch,
 void gi_launch_merge_level(const gi_plan &p, int level, int warp_per_merge,
                            cudaStream_t s);
 void gi_launch_long_fit(const gi_plan &p, cudaStream_t s);
-void gi_launch_monotone_check(const gi_plan &p, cudaStream_t s);
 
 /* Bits of *flag. */
 #define GI_FLAG_RANGE 1    /* sums left double range */
 #define GI_FLAG_STEP 2     /* a fitted value stepped the wrong way */
+/* Neighbouring slopes of the hull differ by more than the tie tolerance of
+ * the predicates, so their rounded values should never step the wrong way.
+ * The kernels that write the fit check that they do not, each value against
+ * the one before it, and flag the batch if one does, so that the host
+ * enforces monotone output (a cumulative maximum per problem) instead of
+ * trusting the argument. */
 
 /* The backward pass: dy = w G / W, dw = (y - fit) G / W over the blocks
  * that `starts` marks. Needs the scratch that gi_vjp_scratch_bytes says. */

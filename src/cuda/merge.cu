@@ -10,6 +10,7 @@
  * bisection), cuts the two segments it lands in and moves the right list's
  * remaining descriptors down behind the left one. No vertex is copied.
  */
+#include <climits>
 #include <cub/cub.cuh>
 #include <cuda/std/functional>
 #include "engine.cuh"
@@ -277,8 +278,22 @@ void gi_launch_merge_level(const gi_plan &p, int level, int warp_per_merge,
 
 /* ---- the fit of long problems ------------------------------------------ */
 
+/* The slope of the edge from vertex (ja, qa) to (jb, qb), rounded to T
+ * with the sign of the fit. */
+template <typename T, bool WT>
+__device__ __forceinline__ T edge_value(const gi_plan &p, int64_t ja, int qa, int64_t jb,
+                                        int qb)
+{
+  double v = slope(vertex_pt<WT>(p, ja, qa), vertex_pt<WT>(p, jb, qb));
+  return (T) (p.decreasing ? -v : v);
+}
+
 /* A warp per chunk: find the chunk's place in its problem's final list,
- * then give each element the slope of the hull edge above it. */
+ * then give each element the slope of the hull edge above it. The lanes
+ * take the elements in turn, each keeping its edge while its elements lie
+ * under it, and compare every value with the one before it (the
+ * neighbouring lane's, or across the chunk's start the edge that ends
+ * there): a step the wrong way flags the batch (GI_FLAG_STEP). */
 template <typename T, bool WT>
 __global__ void long_fit_kernel(gi_plan p)
 {
@@ -301,41 +316,70 @@ __global__ void long_fit_kernel(gi_plan p)
     pl = p.slot_idx[so + sl]; ph = p.slot_idx[so + sh];
   }
   T *fit = (T *) p.fit;
-  int64_t ka = -1, kb = -1; /* the edge of the cached value */
-  double val = 0.0;
-  for (int e = lane; e < mc.cnt; e += 32) {
-    int64_t ja, jb;
-    int qa, qb;
-    if (!has) {
-      ja = p.desc[qd - 1].j; qa = p.desc[qd - 1].h;
-      jb = p.desc[qd].j; qb = p.desc[qd].l;
-    } else if (e < pl) {
-      ja = p.desc[qd - 1].j; qa = p.desc[qd - 1].h;
-      jb = mid; qb = sl;
-    } else if (e >= ph) {
-      ja = mid; qa = sh;
-      jb = p.desc[qd + 1].j; qb = p.desc[qd + 1].l;
-    } else {
-      int a0 = sl, a1 = sh - 1; /* the last vertex at or before e */
-      while (a0 < a1) {
-        int md = (a0 + a1 + 1) >> 1;
-        if (p.slot_idx[so + md] <= e) a0 = md; else a1 = md - 1;
+  int upto = -1; /* the cached edge covers the lane's elements below this */
+  int a0 = sl;   /* the last vertex of the segment at or before them */
+  T z = (T) 0, before = (T) 0, head = (T) 0;
+  bool bad = false, head_starts = false;
+  const int rounds = (mc.cnt + 31) >> 5;
+  for (int t = 0; t < rounds; t++) {
+    const int e = lane + 32 * t;
+    const bool on = e < mc.cnt;
+    if (on && e >= upto) {
+      int64_t ja, jb;
+      int qa, qb;
+      if (!has) {
+        ja = p.desc[qd - 1].j; qa = p.desc[qd - 1].h;
+        jb = p.desc[qd].j; qb = p.desc[qd].l;
+        upto = INT_MAX;
+      } else if (e < pl) {
+        ja = p.desc[qd - 1].j; qa = p.desc[qd - 1].h;
+        jb = mid; qb = sl;
+        upto = pl;
+      } else if (e >= ph) {
+        ja = mid; qa = sh;
+        jb = p.desc[qd + 1].j; qb = p.desc[qd + 1].l;
+        upto = INT_MAX;
+      } else {
+        int a1 = sh - 1; /* the last vertex at or before e */
+        while (a0 < a1) {
+          int md = (a0 + a1 + 1) >> 1;
+          if (p.slot_idx[so + md] <= e) a0 = md; else a1 = md - 1;
+        }
+        ja = mid; qa = a0; jb = mid; qb = a0 + 1;
+        upto = p.slot_idx[so + a0 + 1];
       }
-      ja = mid; qa = a0; jb = mid; qb = a0 + 1;
-    }
-    int64_t kka = ja * GI_SLOT + qa, kkb = jb * GI_SLOT + qb;
-    if (kka != ka || kkb != kb) {
-      val = slope(vertex_pt<WT>(p, ja, qa), vertex_pt<WT>(p, jb, qb));
-      ka = kka; kb = kkb;
-    }
-    fit[mc.e0 + e] = (T) (p.decreasing ? -val : val);
-    if (p.starts) {
+      z = edge_value<T, WT>(p, ja, qa, jb, qb);
       /* a block starts here when the edge's left end is this point */
+      const int64_t kka = ja * GI_SLOT + qa;
       bool st = ja == mid ? p.slot_idx[kka] == e
                           : (e == 0 && ja == mid - 1 && p.slot_idx[kka] == GI_CHUNK);
-      p.starts[mc.e0 + e] = (unsigned char) st;
+      if (e == 0) head_starts = st;
+      if (p.starts) p.starts[mc.e0 + e] = (unsigned char) st;
+    } else if (on && p.starts) {
+      p.starts[mc.e0 + e] = 0;
     }
+    if (on) fit[mc.e0 + e] = z;
+    if (t == 0) head = z;
+    T left = __shfl_sync(0xffffffffu, z, lane > 0 ? lane - 1 : 0);
+    T last = __shfl_sync(0xffffffffu, z, 31);
+    if (on && e > 0) {
+      T zp = lane > 0 ? left : before;
+      bad |= p.decreasing ? z > zp : z < zp;
+    }
+    before = last;
   }
+  /* across the chunk's start: when its first point is a vertex, the edge
+   * before it ends there, at the previous chunk's last slot entry */
+  if (lane == 0 && mid != f && head_starts) {
+    const int64_t d = qd - 1;
+    int64_t jp;
+    int qp;
+    if (p.desc[d].h > p.desc[d].l) { jp = p.desc[d].j; qp = p.desc[d].h - 1; }
+    else { jp = p.desc[d - 1].j; qp = p.desc[d - 1].h; }
+    T zp = edge_value<T, WT>(p, jp, qp, p.desc[d].j, p.desc[d].h);
+    bad |= p.decreasing ? head > zp : head < zp;
+  }
+  if (bad) atomicOr(p.flag, GI_FLAG_STEP);
 }
 
 void gi_launch_long_fit(const gi_plan &p, cudaStream_t s)
