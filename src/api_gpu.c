@@ -211,6 +211,24 @@ SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
   return out;
 }
 
+SEXP ffi_gpu_bench_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad, SEXP reps)
+{
+  R_xlen_t n = gi_vjp_args(y, fit, starts, grad);
+  const double *wp = gi_weights_arg(w, n);
+  int r = Rf_asInteger(reps);
+  if (r < 1 || r == NA_INTEGER) gi_internal_error("reps must be >= 1");
+  SEXP ms = PROTECT(Rf_allocVector(REALSXP, r));
+  char msg[1024] = "";
+  int status = gi_cuda_bench_vjp(REAL(y), wp, REAL(fit), RAW(starts), REAL(grad),
+                                 (int64_t) n, r, REAL(ms), msg, sizeof(msg));
+  const char *names[] = {"ms", "status", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, ms);
+  SET_VECTOR_ELT(out, 1, gi_gpu_status(status, msg));
+  UNPROTECT(2);
+  return out;
+}
+
 SEXP ffi_gpu_memory(void)
 {
   double held = 0, pinned = 0, fr = 0, tot = 0;

@@ -69,6 +69,15 @@ int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
   return absent(msg, len);
 }
 
+int gi_cuda_bench_vjp(const double *y, const double *w, const double *fit,
+                      const unsigned char *starts, const double *grad, int64_t n,
+                      int reps, double *ms, char *msg, size_t len)
+{
+  (void) y; (void) w; (void) fit; (void) starts; (void) grad; (void) n;
+  (void) reps; (void) ms;
+  return absent(msg, len);
+}
+
 int gi_cuda_calibrate_host(const double *score, const double *outcome,
                            const double *w, const int *group, int64_t n,
                            int64_t ngroups, double *score_out,

@@ -97,6 +97,7 @@ SEXP ffi_gpu_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
                  SEXP want_starts, SEXP single, SEXP threads);
 SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
                  SEXP offsets, SEXP want_dw, SEXP single, SEXP threads);
+SEXP ffi_gpu_bench_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad, SEXP reps);
 SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
                    SEXP single, SEXP reps);
 SEXP ffi_gpu_memory(void);

@@ -17,6 +17,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_gpu_fit, 7),
   CALLDEF(ffi_gpu_vjp, 9),
   CALLDEF(ffi_gpu_bench, 6),
+  CALLDEF(ffi_gpu_bench_vjp, 6),
   CALLDEF(ffi_gpu_memory, 0),
   CALLDEF(ffi_gpu_release, 0),
   CALLDEF(ffi_gpu_last_times, 0),

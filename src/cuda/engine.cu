@@ -180,8 +180,10 @@ static int plan_make(const int64_t *off, int64_t nprob, host_plan *h)
 
 /* ---- solving ------------------------------------------------------------- */
 
-/* A level with fewer merges than this runs a warp per merge: its lists are
- * long, and a warp moves their descriptors in coalesced rounds. */
+/* A level with fewer merges than this runs a warp per merge, which walks
+ * 32 steps at a time and moves descriptors in coalesced rounds; a wider
+ * level runs a thread per merge, which costs less work in all (a warp per
+ * merge doubled the time of the first levels of a row of 10^8). */
 #define GI_WARP_LEVEL 256
 
 static void device_sizes(const host_plan *h, int64_t n, int single, int weighted,
@@ -595,6 +597,46 @@ extern "C" int gi_cuda_vjp_host(const double *y, const double *w, const double *
   int rc = vjp_host(y, w, fit, starts, grad, off[nprob], dy, dw, msg, len);
   gi_times_end();
   return rc;
+}
+
+extern "C" int gi_cuda_bench_vjp(const double *y, const double *w, const double *fit,
+                                 const unsigned char *starts, const double *grad, int64_t n,
+                                 int reps, double *ms, char *msg, size_t len)
+{
+  for (int r = 0; r < reps; r++) ms[r] = 0.0;
+  if (n == 0) return GI_CUDA_OK;
+  size_t nb = (size_t) n * sizeof(double);
+  size_t need[B_N] = {0};
+  need[B_Y] = nb; need[B_W] = w ? nb : 0; need[B_FIT] = nb; need[B_STARTS] = (size_t) n;
+  need[B_GRAD] = nb; need[B_DY] = nb; need[B_DW] = w ? nb : 0;
+  need[B_SCRATCH] = gi_vjp_scratch_bytes(n);
+  cudaError_t err = reserve(need);
+  if (err == cudaSuccess) err = gi_put(ws[B_Y].p, y, n, GI_COPY8, 0);
+  if (err == cudaSuccess && w) err = gi_put(ws[B_W].p, w, n, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_put(ws[B_FIT].p, fit, n, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_put(ws[B_STARTS].p, starts, n, GI_COPY1, 0);
+  if (err == cudaSuccess) err = gi_put(ws[B_GRAD].p, grad, n, GI_COPY8, 0);
+  cudaEvent_t e0 = NULL, e1 = NULL;
+  if (err == cudaSuccess) err = cudaEventCreate(&e0);
+  if (err == cudaSuccess) err = cudaEventCreate(&e1);
+  for (int r = -1; r < reps && err == cudaSuccess; r++) { /* r = -1: the warm-up */
+    float t = 0.0f;
+    err = cudaEventRecord(e0, 0);
+    if (err == cudaSuccess)
+      err = gi_launch_vjp((const double *) ws[B_Y].p, w ? (const double *) ws[B_W].p : NULL,
+                          (const double *) ws[B_FIT].p, (const unsigned char *) ws[B_STARTS].p,
+                          (const double *) ws[B_GRAD].p, n, (double *) ws[B_DY].p,
+                          w ? (double *) ws[B_DW].p : NULL, ws[B_SCRATCH].p,
+                          ws[B_SCRATCH].cap, 0);
+    if (err == cudaSuccess) err = cudaEventRecord(e1, 0);
+    if (err == cudaSuccess) err = cudaEventSynchronize(e1);
+    if (err == cudaSuccess) err = cudaEventElapsedTime(&t, e0, e1);
+    if (r >= 0) ms[r] = t;
+  }
+  if (e0) cudaEventDestroy(e0);
+  if (e1) cudaEventDestroy(e1);
+  if (err != cudaSuccess) return fail(err, "in the backward benchmark", sum_sizes(need), msg, len);
+  return GI_CUDA_OK;
 }
 
 extern "C" int gi_cuda_memory(double *held, double *pinned, double *free_bytes,

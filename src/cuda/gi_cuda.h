@@ -89,6 +89,15 @@ int gi_cuda_bench(const double *y, const double *w, const int64_t *off,
                   size_t len);
 
 /*
+ * The backward pass on data copied to the device once (as
+ * gi_cuda_vjp_host()'s, dw when w is not NULL): one warm-up, then `reps`
+ * runs, each timed with CUDA events into ms[]. For benchmarks.
+ */
+int gi_cuda_bench_vjp(const double *y, const double *w, const double *fit,
+                      const unsigned char *starts, const double *grad, int64_t n,
+                      int reps, double *ms, char *msg, size_t len);
+
+/*
  * Isotonic calibration prepared on the device: the scores are sorted within
  * groups, tied scores of a group pooled (weighted mean outcome, summed
  * weight) and the pooled points fitted, one non-decreasing curve per group.

@@ -6,9 +6,10 @@
  * A merged hull is a list of segments (chunk, first vertex, last vertex),
  * at most one per chunk, kept in the descriptor slots of its chunks from
  * its first chunk on. A merge finds the bridge between two neighbouring
- * lists (a walk of at most GI_WALK steps from the shared point, else a
- * bisection), cuts the two segments it lands in and moves the right list's
- * remaining descriptors down behind the left one. No vertex is copied.
+ * lists (a walk of at most GI_WALK steps from the shared point, 32 steps
+ * at a time when a warp walks, else a bisection), cuts the two segments
+ * it lands in and moves the right list's remaining descriptors down behind
+ * the left one. No vertex is copied.
  */
 #include <climits>
 #include <cub/cub.cuh>
@@ -123,39 +124,30 @@ __device__ bool past_left_end(const gi_plan &p, vref a, int64_t r0, int64_t r1)
   return !convex_at(pa, vpt<WT>(p, vnext(p, a)), vpt<WT>(p, t));
 }
 
-/* The bridge between L = [l0, l0 + nl) and R = [r0, r0 + nr), which share
- * their boundary point. Returns false when the chain is convex there. */
-template <bool WT>
-__device__ bool find_bridge(const gi_plan &p, int64_t l0, int nl, int64_t r0,
-                            int nr, vref *A, vref *B)
-{
-  const vref sl{l0 + nl - 1, p.desc[l0 + nl - 1].h};
-  const vref sr{r0, p.desc[r0].l};
-  const vref lfirst{l0, p.desc[l0].l};
-  const vref rlast{r0 + nr - 1, p.desc[r0 + nr - 1].h};
-  vref a = vprev(p, sl), b = vnext(p, sr);
-  pt pa = vpt<WT>(p, a), pb = vpt<WT>(p, b);
-  if (convex_at(pa, vpt<WT>(p, sl), pb)) return false;
+/* The ends of a merge: the shared point s (as L's last vertex and R's
+ * first) and the lists' outer vertices. */
+struct ends {
+  vref sl, sr, lfirst, rlast;
+};
 
-  /* walk outwards from the shared point, at most GI_WALK steps */
-  int steps = 0;
-  bool moved = true;
-  while (moved && steps <= GI_WALK) {
-    moved = false;
-    while (!(a.di == lfirst.di && a.pos == lfirst.pos) && steps <= GI_WALK) {
-      vref a2 = vprev(p, a);
-      pt p2 = vpt<WT>(p, a2);
-      if (convex_at(p2, pa, pb)) break;
-      a = a2; pa = p2; moved = true; steps++;
-    }
-    while (!(b.di == rlast.di && b.pos == rlast.pos) && steps <= GI_WALK) {
-      vref b2 = vnext(p, b);
-      pt p2 = vpt<WT>(p, b2);
-      if (convex_at(pa, pb, p2)) break;
-      b = b2; pb = p2; moved = true; steps++;
-    }
-  }
-  if (steps > GI_WALK) {
+__device__ __forceinline__ ends merge_ends(const gi_plan &p, int64_t l0, int nl, int64_t r0,
+                                           int nr)
+{
+  return ends{vref{l0 + nl - 1, p.desc[l0 + nl - 1].h}, vref{r0, p.desc[r0].l},
+              vref{l0, p.desc[l0].l}, vref{r0 + nr - 1, p.desc[r0 + nr - 1].h}};
+}
+
+__device__ __forceinline__ bool same(vref u, vref v) { return u.di == v.di && u.pos == v.pos; }
+
+/* After the walk: a bisection when it took more than GI_WALK steps, then
+ * the bridge's ends as the cut wants them. Returns false when the bridge
+ * is the shared point itself. */
+template <bool WT>
+__device__ bool bridge_finish(const gi_plan &p, const ends &e, int64_t l0, int nl,
+                              int64_t r0, int nr, bool walked_out, vref a, vref b,
+                              vref *A, vref *B)
+{
+  if (walked_out) {
     /* bisection: the first vertex of L (s excluded) past the left end */
     int64_t lo = l0, hi = l0 + nl - 1;
     while (lo < hi) {
@@ -170,11 +162,102 @@ __device__ bool find_bridge(const gi_plan &p, int64_t l0, int nl, int64_t r0,
     a = vref{lo, pl};
     b = tangent<WT>(p, vpt<WT>(p, a), r0, r0 + nr);
   }
-  if (a.di == sl.di && a.pos == sl.pos) return false;
-  if (b.di == sr.di && b.pos == sr.pos) b = vnext(p, b);
+  if (same(a, e.sl)) return false;
+  if (same(b, e.sr)) b = vnext(p, b);
   *A = a;
   *B = b;
   return true;
+}
+
+/* The bridge between L = [l0, l0 + nl) and R = [r0, r0 + nr), which share
+ * their boundary point, found by one thread. Returns false when the chain
+ * is convex there. */
+template <bool WT>
+__device__ bool find_bridge(const gi_plan &p, int64_t l0, int nl, int64_t r0,
+                            int nr, vref *A, vref *B)
+{
+  const ends e = merge_ends(p, l0, nl, r0, nr);
+  vref a = vprev(p, e.sl), b = vnext(p, e.sr);
+  pt pa = vpt<WT>(p, a), pb = vpt<WT>(p, b);
+  if (convex_at(pa, vpt<WT>(p, e.sl), pb)) return false;
+
+  /* walk outwards from the shared point, at most GI_WALK steps */
+  int steps = 0;
+  bool moved = true;
+  while (moved && steps <= GI_WALK) {
+    moved = false;
+    while (!same(a, e.lfirst) && steps <= GI_WALK) {
+      vref a2 = vprev(p, a);
+      pt p2 = vpt<WT>(p, a2);
+      if (convex_at(p2, pa, pb)) break;
+      a = a2; pa = p2; moved = true; steps++;
+    }
+    while (!same(b, e.rlast) && steps <= GI_WALK) {
+      vref b2 = vnext(p, b);
+      pt p2 = vpt<WT>(p, b2);
+      if (convex_at(pa, pb, p2)) break;
+      b = b2; pb = p2; moved = true; steps++;
+    }
+  }
+  return bridge_finish<WT>(p, e, l0, nl, r0, nr, steps > GI_WALK, a, b, A, B);
+}
+
+/* The same bridge found by a warp, which tests 32 steps of a walk at once:
+ * lane k looks at the k-th vertex from the walking end within its segment
+ * and the first that would stop the walk is where the walk stops. The step
+ * count, and with it the switch to the bisection, is the serial walk's, so
+ * the bridge is the same to the bit. Every lane gets the result. */
+template <bool WT>
+__device__ bool find_bridge_warp(const gi_plan &p, int64_t l0, int nl, int64_t r0, int nr,
+                                 vref *A, vref *B)
+{
+  const int lane = threadIdx.x & 31;
+  const ends e = merge_ends(p, l0, nl, r0, nr);
+  vref a = vprev(p, e.sl), b = vnext(p, e.sr);
+  if (convex_at(vpt<WT>(p, a), vpt<WT>(p, e.sl), vpt<WT>(p, b))) return false;
+
+  int steps = 0;
+  bool moved = true;
+  while (moved && steps <= GI_WALK) {
+    moved = false;
+    /* the left end moves to its predecessors while their turn with b is
+     * not convex, stopping at L's first vertex */
+    const pt pb = vpt<WT>(p, b);
+    while (steps <= GI_WALK) {
+      const gi_seg d = p.desc[a.di];
+      const vref v{a.di, a.pos - lane};
+      bool stop = false;
+      if (v.pos >= d.l)
+        stop = same(v, e.lfirst) || convex_at(vpt<WT>(p, vprev(p, v)), vpt<WT>(p, v), pb);
+      const unsigned m = __ballot_sync(0xffffffffu, stop);
+      const int left = a.pos - d.l + 1; /* vertices of the segment from a on */
+      const int k = m ? __ffs(m) - 1 : min(left, 32); /* moves */
+      if (k > 0) moved = true;
+      if (steps + k > GI_WALK) { steps = GI_WALK + 1; break; }
+      steps += k;
+      if (m) { a.pos -= k; break; }
+      if (k < left) a.pos -= k;
+      else a = vref{a.di - 1, p.desc[a.di - 1].h};
+    }
+    const pt pa = vpt<WT>(p, a);
+    while (steps <= GI_WALK) {
+      const gi_seg d = p.desc[b.di];
+      const vref v{b.di, b.pos + lane};
+      bool stop = false;
+      if (v.pos <= d.h)
+        stop = same(v, e.rlast) || convex_at(pa, vpt<WT>(p, v), vpt<WT>(p, vnext(p, v)));
+      const unsigned m = __ballot_sync(0xffffffffu, stop);
+      const int left = d.h - b.pos + 1;
+      const int k = m ? __ffs(m) - 1 : min(left, 32);
+      if (k > 0) moved = true;
+      if (steps + k > GI_WALK) { steps = GI_WALK + 1; break; }
+      steps += k;
+      if (m) { b.pos += k; break; }
+      if (k < left) b.pos += k;
+      else b = vref{b.di + 1, p.desc[b.di + 1].l};
+    }
+  }
+  return bridge_finish<WT>(p, e, l0, nl, r0, nr, steps > GI_WALK, a, b, A, B);
 }
 
 /* Cut the lists at the bridge (or drop R's copy of the shared point) and
@@ -228,9 +311,9 @@ __global__ void merge_thread_kernel(gi_plan p, int level)
   p.count[mid] = keep + (int) (end - from);
 }
 
-/* A warp per merge: lane 0 finds the bridge, the warp moves the right
- * list's descriptors in coalesced rounds (read all, then write, so that
- * the overlapping ranges stay intact). */
+/* A warp per merge: the warp finds the bridge, lane 0 cuts the lists and
+ * the warp moves the right list's descriptors in coalesced rounds (read
+ * all, then write, so that the overlapping ranges stay intact). */
 template <bool WT>
 __global__ void merge_warp_kernel(gi_plan p, int level)
 {
@@ -240,11 +323,10 @@ __global__ void merge_warp_kernel(gi_plan p, int level)
   int nl = p.count[mid], nr = p.count[r0];
   int64_t from = 0;
   int keep = 0;
-  if (lane == 0) {
-    vref a{0, 0}, b{0, 0};
-    bool bridged = find_bridge<WT>(p, mid, nl, r0, nr, &a, &b);
-    cut(p, bridged, a, b, mid, nl, r0, &from, &keep);
-  }
+  vref a{0, 0}, b{0, 0};
+  bool bridged = find_bridge_warp<WT>(p, mid, nl, r0, nr, &a, &b);
+  __syncwarp();
+  if (lane == 0) cut(p, bridged, a, b, mid, nl, r0, &from, &keep);
   from = __shfl_sync(0xffffffffu, from, 0);
   keep = __shfl_sync(0xffffffffu, keep, 0);
   __syncwarp();
