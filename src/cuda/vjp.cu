@@ -3,73 +3,149 @@
  * The fit is constant on blocks, each the weighted mean of y over it, so
  * with G and W the sums of the upstream gradient and of the weights over
  * an element's block, dy = w G / W and dw = (y - fit) G / W. The blocks
- * are the forward pass's (its start flags); the block sums come from
- * prefix sums in pairs, so no atomics and no digits lost on long rows.
+ * are the forward pass's (its start flags); G and W are sums in pairs, so
+ * no atomics and no digits lost on long blocks.
+ *
+ * A thread takes a piece of 16 elements. Its elements before its first
+ * block start (its head) belong to a block that began further left; from
+ * its last start on (its tail) to one that may go on to the right; blocks
+ * between lie inside the piece. Two segmented scans over the pieces, not
+ * the elements, join heads and tails into block totals: one from the
+ * right sums each tail's following heads, one from the left hands each
+ * head its block's total. The elements are read twice and written once.
  */
 #include <cub/cub.cuh>
 #include "engine.cuh"
 
-struct gw {
+#define PIECE 16
+
+/* Sums of gradient and weight, and whether the piece holds a start. */
+struct vseg {
   dd g, w;
+  int flag;
 };
 
-struct gw_add {
-  __device__ __forceinline__ gw operator()(const gw &a, const gw &b) const
+/* Segmented sum: a flagged piece starts afresh. */
+struct seg_sum {
+  __device__ __forceinline__ vseg operator()(const vseg &a, const vseg &b) const
   {
-    return gw{dd_add(a.g, b.g), dd_add(a.w, b.w)};
+    if (b.flag) return b;
+    return vseg{dd_add(a.g, b.g), dd_add(a.w, b.w), a.flag};
   }
 };
 
-__global__ void vjp_prepare(const unsigned char *starts, const double *grad,
-                            const double *w, int64_t n, int64_t *ids, gw *sums)
-{
-  int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  ids[i] = starts[i] != 0;
-  sums[i] = gw{dd_make(grad[i]), dd_make(w ? w[i] : 1.0)};
-}
-
-/* where each block starts, by the block numbers the scan gave */
-__global__ void vjp_block_starts(const unsigned char *starts, const int64_t *ids,
-                                 int64_t n, int64_t *bstart)
-{
-  int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n && starts[i]) bstart[ids[i] - 1] = i;
-}
-
-__global__ void vjp_apply(const double *y, const double *w, const double *fit,
-                          const int64_t *ids, const int64_t *bstart,
-                          const gw *sums, int64_t n, double *dy, double *dw)
-{
-  int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const int64_t nb = ids[n - 1], k = ids[i] - 1;
-  const int64_t s = bstart[k], e = k + 1 < nb ? bstart[k + 1] : n;
-  gw hi = sums[e - 1];
-  dd G = hi.g, W = hi.w;
-  if (s > 0) {
-    G = dd_sub(G, sums[s - 1].g);
-    W = dd_sub(W, sums[s - 1].w);
+/* The latest flagged value. */
+struct seg_last {
+  __device__ __forceinline__ vseg operator()(const vseg &a, const vseg &b) const
+  {
+    return b.flag ? b : a;
   }
-  double r = dd_div(G, W);
-  dy[i] = (w ? w[i] : 1.0) * r;
-  if (dw) dw[i] = (y[i] - fit[i]) * r;
+};
+
+/* Each piece's head (into heads, in reverse order for the scan from the
+ * right) and tail. */
+__global__ void vjp_pieces(const unsigned char *starts, const double *grad, const double *w,
+                           int64_t n, int64_t np, vseg *heads, vseg *tails)
+{
+  int64_t k = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= np) return;
+  const int64_t a = k * PIECE, b = min(a + PIECE, n);
+  dd hg = dd_make(0.0), hw = dd_make(0.0), tg = dd_make(0.0), tw = dd_make(0.0);
+  int found = 0;
+  for (int64_t i = a; i < b; i++) {
+    const double wi = w ? w[i] : 1.0;
+    if (starts[i]) {
+      found = 1;
+      tg = dd_make(0.0);
+      tw = dd_make(0.0);
+    }
+    if (found) {
+      tg = dd_add_d(tg, grad[i]);
+      tw = dd_add_d(tw, wi);
+    } else {
+      hg = dd_add_d(hg, grad[i]);
+      hw = dd_add_d(hw, wi);
+    }
+  }
+  heads[np - 1 - k] = vseg{hg, hw, found};
+  tails[k] = vseg{tg, tw, found};
+}
+
+/* After the scan from the right, heads[np - 1 - k] holds the sum of the
+ * heads of pieces k, k + 1, ... up to the first that holds a start (its
+ * head included): a tail's block total is the tail plus that sum of the
+ * next piece. */
+__global__ void vjp_tail_totals(const vseg *heads, int64_t np, vseg *tails)
+{
+  int64_t k = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= np || !tails[k].flag) return;
+  if (k + 1 < np) {
+    const vseg h = heads[np - 2 - k];
+    tails[k].g = dd_add(tails[k].g, h.g);
+    tails[k].w = dd_add(tails[k].w, h.w);
+  }
+}
+
+__device__ __forceinline__ void vjp_write(const double *y, const double *w, const double *fit,
+                                          int64_t a, int64_t b, dd G, dd W, double *dy,
+                                          double *dw)
+{
+  const double r = dd_div(G, W);
+  for (int64_t i = a; i < b; i++) {
+    dy[i] = (w ? w[i] : 1.0) * r;
+    if (dw) dw[i] = (y[i] - fit[i]) * r;
+  }
+}
+
+/* The derivatives of a piece's elements: its head from the block total
+ * the scan from the left brought (the last tail before it), its inner
+ * blocks from their own sums, its tail from its total. */
+__global__ void vjp_apply(const double *y, const double *w, const double *fit,
+                          const unsigned char *starts, const double *grad, int64_t n,
+                          int64_t np, const vseg *before, const vseg *tails, double *dy,
+                          double *dw)
+{
+  int64_t k = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= np) return;
+  const int64_t a = k * PIECE, b = min(a + PIECE, n);
+  int64_t i = a;
+  while (i < b && !starts[i]) i++;
+  if (i > a) vjp_write(y, w, fit, a, i, before[k].g, before[k].w, dy, dw);
+  while (i < b) {
+    int64_t j = i + 1;
+    while (j < b && !starts[j]) j++;
+    if (j == b) {
+      vjp_write(y, w, fit, i, j, tails[k].g, tails[k].w, dy, dw);
+    } else {
+      dd G = dd_make(0.0), W = dd_make(0.0);
+      for (int64_t m = i; m < j; m++) {
+        G = dd_add_d(G, grad[m]);
+        W = dd_add_d(W, w ? w[m] : 1.0);
+      }
+      vjp_write(y, w, fit, i, j, G, W, dy, dw);
+    }
+    i = j;
+  }
 }
 
 static size_t align256(size_t b) { return (b + 255) & ~(size_t) 255; }
 
-static size_t cub_bytes(int64_t n)
+static int64_t pieces(int64_t n) { return (n + PIECE - 1) / PIECE; }
+
+static size_t cub_bytes(int64_t np)
 {
   size_t a = 0, b = 0;
-  cub::DeviceScan::InclusiveSum(nullptr, a, (int64_t *) nullptr, (int64_t *) nullptr, n);
-  cub::DeviceScan::InclusiveScan(nullptr, b, (gw *) nullptr, (gw *) nullptr, gw_add(), n);
+  vseg zero{};
+  cub::DeviceScan::InclusiveScan(nullptr, a, (vseg *) nullptr, (vseg *) nullptr, seg_sum(), np);
+  cub::DeviceScan::ExclusiveScan(nullptr, b, (vseg *) nullptr, (vseg *) nullptr, seg_last(),
+                                 zero, np);
   return a > b ? a : b;
 }
 
 size_t gi_vjp_scratch_bytes(int64_t n)
 {
-  return align256((size_t) n * sizeof(int64_t)) * 2 +
-         align256((size_t) n * sizeof(gw)) + align256(cub_bytes(n));
+  const int64_t np = pieces(n);
+  return 3 * align256((size_t) np * sizeof(vseg)) + align256(cub_bytes(np));
 }
 
 cudaError_t gi_launch_vjp(const double *y, const double *w, const double *fit,
@@ -78,18 +154,21 @@ cudaError_t gi_launch_vjp(const double *y, const double *w, const double *fit,
                           size_t scratch_bytes, cudaStream_t s)
 {
   if (n == 0) return cudaSuccess;
+  const int64_t np = pieces(n);
+  const size_t vb = align256((size_t) np * sizeof(vseg));
   char *p = (char *) scratch;
-  int64_t *ids = (int64_t *) p; p += align256((size_t) n * sizeof(int64_t));
-  int64_t *bstart = (int64_t *) p; p += align256((size_t) n * sizeof(int64_t));
-  gw *sums = (gw *) p; p += align256((size_t) n * sizeof(gw));
+  vseg *heads = (vseg *) p; p += vb;
+  vseg *tails = (vseg *) p; p += vb;
+  vseg *before = (vseg *) p; p += vb;
   size_t tb = scratch_bytes - (size_t) (p - (char *) scratch);
-  unsigned blocks = (unsigned) ((n + 255) / 256);
-  vjp_prepare<<<blocks, 256, 0, s>>>(starts, grad, w, n, ids, sums);
-  cudaError_t err = cub::DeviceScan::InclusiveSum(p, tb, ids, ids, n, s);
+  const unsigned blocks = (unsigned) ((np + 255) / 256);
+  vjp_pieces<<<blocks, 256, 0, s>>>(starts, grad, w, n, np, heads, tails);
+  cudaError_t err = cub::DeviceScan::InclusiveScan(p, tb, heads, heads, seg_sum(), np, s);
   if (err != cudaSuccess) return err;
-  err = cub::DeviceScan::InclusiveScan(p, tb, sums, sums, gw_add(), n, s);
+  vjp_tail_totals<<<blocks, 256, 0, s>>>(heads, np, tails);
+  vseg zero{};
+  err = cub::DeviceScan::ExclusiveScan(p, tb, tails, before, seg_last(), zero, np, s);
   if (err != cudaSuccess) return err;
-  vjp_block_starts<<<blocks, 256, 0, s>>>(starts, ids, n, bstart);
-  vjp_apply<<<blocks, 256, 0, s>>>(y, w, fit, ids, bstart, sums, n, dy, dw);
+  vjp_apply<<<blocks, 256, 0, s>>>(y, w, fit, starts, grad, n, np, before, tails, dy, dw);
   return cudaGetLastError();
 }
