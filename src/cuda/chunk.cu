@@ -1,9 +1,9 @@
 /*
  * gpuiso CUDA engine, first stage: the hull of each chunk (paper, 3.1-3.3,
  * 3.5). A block of 64 threads takes 64 lanes of the plan, 16 elements
- * each, a thread to a lane. Each thread forms the
- * running sums of its elements (pairs, chunk-relative) and the lower hull
- * of its 17 points with the monotone chain, its stack a bit mask. The
+ * each, a thread to a lane. Each thread forms the running sums of its
+ * elements (pairs, chunk-relative) and the lower hull of its 17 points
+ * with the monotone chain, its stack a bit mask. The
  * threads of a chunk then merge their hulls pairwise in six rounds, walking
  * from the shared point to the bridge and clearing the bits under it. A
  * chunk that is a whole problem is fitted right here; a chunk of a long
@@ -119,7 +119,7 @@ __device__ __forceinline__ dd shfl_up_dd(dd a, int off)
  * exchanges between the two warps. */
 template <bool WT>
 struct chunk_smem {
-  static constexpr size_t bytes = (WT ? 2 : 1) * NPOS * sizeof(dd) + 64 * sizeof(uint32_t) +
+  static constexpr size_t bytes = (WT ? 2 : 1) * NPOS * sizeof(dd) + THREADS * sizeof(uint32_t) +
                                   2 * sizeof(dd) + 4 * sizeof(int64_t) + sizeof(double);
 };
 
@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(THREADS) chunk_kernel(gi_plan p)
   dd *Ys = (dd *) smem_d;
   dd *Xs = WT ? Ys + NPOS : nullptr;
   uint32_t *W = (uint32_t *) (Ys + (WT ? 2 : 1) * NPOS);
-  dd *xw = (dd *) (W + 64);           /* warp 0's totals, for warp 1 */
+  dd *xw = (dd *) (W + THREADS);      /* warp 0's totals, for warp 1 */
   int64_t *xr = (int64_t *) (xw + 2); /* the warps' element spans */
   double *xv = (double *) (xr + 4);   /* warp 0's last fitted value */
 
@@ -314,7 +314,7 @@ __global__ void __launch_bounds__(THREADS) chunk_kernel(gi_plan p)
             b = b2; pb = p2; moved = true;
           }
         }
-        PROF_COUNT(5, steps + 1);
+        PROF_COUNT(5, steps + 1); /* walk steps, in profiling builds */
         (void) steps;
         /* the points strictly between the bridge's ends are gone; a word
          * with nothing to clear is not written, as the neighbouring merge
