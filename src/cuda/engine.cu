@@ -554,29 +554,51 @@ extern "C" int gi_cuda_bench(const double *y, const double *w, const int64_t *of
   return range_status(flag, msg, len);
 }
 
+/* The backward pass's workspace, dw's when want_dw; need gets the bytes,
+ * for messages. */
+static cudaError_t vjp_reserve(int64_t n, int weighted, int want_dw, size_t *need)
+{
+  size_t nb = (size_t) n * sizeof(double);
+  memset(need, 0, B_N * sizeof(size_t));
+  need[B_Y] = nb; need[B_W] = weighted ? nb : 0; need[B_FIT] = nb; need[B_STARTS] = (size_t) n;
+  need[B_GRAD] = nb; need[B_DY] = nb; need[B_DW] = want_dw ? nb : 0;
+  need[B_SCRATCH] = gi_vjp_scratch_bytes(n);
+  return reserve(need);
+}
+
+/* Its inputs, copied to the reserved workspace. */
+static cudaError_t vjp_upload(const double *y, const double *w, const double *fit,
+                              const unsigned char *starts, const double *grad, int64_t n)
+{
+  cudaError_t err = gi_put(ws[B_Y].p, y, n, GI_COPY8, 0);
+  if (err == cudaSuccess && w) err = gi_put(ws[B_W].p, w, n, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_put(ws[B_FIT].p, fit, n, GI_COPY8, 0);
+  if (err == cudaSuccess) err = gi_put(ws[B_STARTS].p, starts, n, GI_COPY1, 0);
+  if (err == cudaSuccess) err = gi_put(ws[B_GRAD].p, grad, n, GI_COPY8, 0);
+  return err;
+}
+
+/* The pass on the uploaded inputs, into the workspace's dy (and dw). */
+static cudaError_t vjp_run(int64_t n, int weighted, int want_dw)
+{
+  return gi_launch_vjp((const double *) ws[B_Y].p, weighted ? (const double *) ws[B_W].p : NULL,
+                       (const double *) ws[B_FIT].p, (const unsigned char *) ws[B_STARTS].p,
+                       (const double *) ws[B_GRAD].p, n, (double *) ws[B_DY].p,
+                       want_dw ? (double *) ws[B_DW].p : NULL, ws[B_SCRATCH].p,
+                       ws[B_SCRATCH].cap, 0);
+}
+
 static int vjp_host(const double *y, const double *w, const double *fit,
                     const unsigned char *starts, const double *grad, int64_t n,
                     double *dy, double *dw, char *msg, size_t len)
 {
   if (n == 0) return GI_CUDA_OK;
   size_t nb = (size_t) n * sizeof(double);
-  size_t need[B_N] = {0};
-  need[B_Y] = nb; need[B_W] = w ? nb : 0; need[B_FIT] = nb; need[B_STARTS] = (size_t) n;
-  need[B_GRAD] = nb; need[B_DY] = nb; need[B_DW] = dw ? nb : 0;
-  need[B_SCRATCH] = gi_vjp_scratch_bytes(n);
-  cudaError_t err = reserve(need);
+  size_t need[B_N];
+  cudaError_t err = vjp_reserve(n, w != NULL, dw != NULL, need);
   if (err != cudaSuccess) return fail(err, "while reserving its workspace", sum_sizes(need), msg, len);
-  err = gi_put(ws[B_Y].p, y, n, GI_COPY8, 0);
-  if (err == cudaSuccess && w) err = gi_put(ws[B_W].p, w, n, GI_COPY8, 0);
-  if (err == cudaSuccess) err = gi_put(ws[B_FIT].p, fit, n, GI_COPY8, 0);
-  if (err == cudaSuccess) err = gi_put(ws[B_STARTS].p, starts, n, GI_COPY1, 0);
-  if (err == cudaSuccess) err = gi_put(ws[B_GRAD].p, grad, n, GI_COPY8, 0);
-  if (err == cudaSuccess)
-    err = gi_launch_vjp((const double *) ws[B_Y].p, w ? (const double *) ws[B_W].p : NULL,
-                        (const double *) ws[B_FIT].p, (const unsigned char *) ws[B_STARTS].p,
-                        (const double *) ws[B_GRAD].p, n, (double *) ws[B_DY].p,
-                        dw ? (double *) ws[B_DW].p : NULL, ws[B_SCRATCH].p,
-                        ws[B_SCRATCH].cap, 0);
+  err = vjp_upload(y, w, fit, starts, grad, n);
+  if (err == cudaSuccess) err = vjp_run(n, w != NULL, dw != NULL);
   if (err == cudaSuccess) {
     gi_host_ready(dy, nb);
     if (dw) gi_host_ready(dw, nb);
@@ -605,29 +627,16 @@ extern "C" int gi_cuda_bench_vjp(const double *y, const double *w, const double 
 {
   for (int r = 0; r < reps; r++) ms[r] = 0.0;
   if (n == 0) return GI_CUDA_OK;
-  size_t nb = (size_t) n * sizeof(double);
-  size_t need[B_N] = {0};
-  need[B_Y] = nb; need[B_W] = w ? nb : 0; need[B_FIT] = nb; need[B_STARTS] = (size_t) n;
-  need[B_GRAD] = nb; need[B_DY] = nb; need[B_DW] = w ? nb : 0;
-  need[B_SCRATCH] = gi_vjp_scratch_bytes(n);
-  cudaError_t err = reserve(need);
-  if (err == cudaSuccess) err = gi_put(ws[B_Y].p, y, n, GI_COPY8, 0);
-  if (err == cudaSuccess && w) err = gi_put(ws[B_W].p, w, n, GI_COPY8, 0);
-  if (err == cudaSuccess) err = gi_put(ws[B_FIT].p, fit, n, GI_COPY8, 0);
-  if (err == cudaSuccess) err = gi_put(ws[B_STARTS].p, starts, n, GI_COPY1, 0);
-  if (err == cudaSuccess) err = gi_put(ws[B_GRAD].p, grad, n, GI_COPY8, 0);
+  size_t need[B_N];
+  cudaError_t err = vjp_reserve(n, w != NULL, w != NULL, need);
+  if (err == cudaSuccess) err = vjp_upload(y, w, fit, starts, grad, n);
   cudaEvent_t e0 = NULL, e1 = NULL;
   if (err == cudaSuccess) err = cudaEventCreate(&e0);
   if (err == cudaSuccess) err = cudaEventCreate(&e1);
   for (int r = -1; r < reps && err == cudaSuccess; r++) { /* r = -1: the warm-up */
     float t = 0.0f;
     err = cudaEventRecord(e0, 0);
-    if (err == cudaSuccess)
-      err = gi_launch_vjp((const double *) ws[B_Y].p, w ? (const double *) ws[B_W].p : NULL,
-                          (const double *) ws[B_FIT].p, (const unsigned char *) ws[B_STARTS].p,
-                          (const double *) ws[B_GRAD].p, n, (double *) ws[B_DY].p,
-                          w ? (double *) ws[B_DW].p : NULL, ws[B_SCRATCH].p,
-                          ws[B_SCRATCH].cap, 0);
+    if (err == cudaSuccess) err = vjp_run(n, w != NULL, w != NULL);
     if (err == cudaSuccess) err = cudaEventRecord(e1, 0);
     if (err == cudaSuccess) err = cudaEventSynchronize(e1);
     if (err == cudaSuccess) err = cudaEventElapsedTime(&t, e0, e1);
