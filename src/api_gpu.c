@@ -274,6 +274,13 @@ SEXP ffi_gpu_release(void)
   return R_NilValue;
 }
 
+/* Test-only: the device looks full (TRUE) or no longer (FALSE). */
+SEXP ffi_gpu_test_full_device(SEXP on)
+{
+  gi_cuda_test_full_device(Rf_asLogical(on) == TRUE);
+  return R_NilValue;
+}
+
 /* Values rounded to float32 and back: what precision = "single" sees. */
 SEXP ffi_as_single(SEXP x)
 {

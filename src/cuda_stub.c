@@ -124,6 +124,8 @@ int gi_cuda_memory(double *held, double *pinned, double *free_bytes,
 
 void gi_cuda_release(void) {}
 
+void gi_cuda_test_full_device(int on) { (void) on; }
+
 void gi_cuda_set_threads(int nthreads) { (void) nthreads; }
 
 size_t gi_cuda_set_piece(size_t bytes)

@@ -46,6 +46,27 @@ extern "C" void gi_cuda_release(void)
   (void) cudaGetLastError();
 }
 
+/* How the workspace asks for device memory: cudaMalloc, or, while a test
+ * has armed gi_cuda_test_full_device(), a device that is always full. */
+static cudaError_t plain_alloc(void **p, size_t bytes) { return cudaMalloc(p, bytes); }
+static cudaError_t full_alloc(void **p, size_t bytes)
+{
+  (void) bytes;
+  *p = NULL;
+  return cudaErrorMemoryAllocation;
+}
+static cudaError_t (*dev_alloc)(void **, size_t) = plain_alloc;
+
+/* For the tests only (not reached from the user's functions): the device
+ * looks full from now on (on = 1) or no longer (on = 0), so that they can
+ * follow the out-of-memory path without filling an H200. Arming it gives
+ * everything held back first, so that every buffer is asked for anew. */
+extern "C" void gi_cuda_test_full_device(int on)
+{
+  if (on) gi_cuda_release();
+  dev_alloc = on ? full_alloc : plain_alloc;
+}
+
 /* Make each buffer hold at least need[i] bytes. When the device is short of
  * memory, everything is given back and asked for once more at the exact
  * sizes, since the old buffers may be what is in the way; everything but
@@ -53,13 +74,6 @@ extern "C" void gi_cuda_release(void)
 static cudaError_t reserve(const size_t *need, int keep_aux = 0)
 {
   engine_started = 1;
-  /* GPUISO_TEST_OOM=1 makes the device look full, so that the tests can
-   * follow the out-of-memory path without filling an H200 */
-  const char *oom = getenv("GPUISO_TEST_OOM");
-  if (oom && oom[0] == '1') {
-    gi_cuda_release();
-    return cudaErrorMemoryAllocation;
-  }
   for (int attempt = 0; attempt < 2; attempt++) {
     cudaError_t err = cudaSuccess;
     for (int i = 0; i < B_N && err == cudaSuccess; i++) {
@@ -68,7 +82,7 @@ static cudaError_t reserve(const size_t *need, int keep_aux = 0)
       ws[i].p = NULL;
       ws[i].cap = 0;
       size_t want = attempt == 0 ? need[i] + need[i] / 8 : need[i];
-      err = cudaMalloc(&ws[i].p, want);
+      err = dev_alloc(&ws[i].p, want);
       if (err == cudaSuccess) ws[i].cap = want;
       else ws[i].p = NULL;
     }

@@ -150,6 +150,10 @@ int gi_cuda_memory(double *held, double *pinned, double *free_bytes,
 /* Give the workspace and the staging buffers back. */
 void gi_cuda_release(void);
 
+/* For the tests: the device looks full to the workspace (on = 1) or no
+ * longer (on = 0). */
+void gi_cuda_test_full_device(int on);
+
 /* The host threads that fill and drain the staging buffers of the next
  * calls (copying, and converting to and from float32). */
 void gi_cuda_set_threads(int nthreads);

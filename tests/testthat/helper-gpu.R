@@ -16,3 +16,10 @@ gpu_used_bytes <- function() {
   m <- gpuiso:::gpu_memory()
   m$total - m$free
 }
+
+# The engine's test hook: the device looks full to its workspace (TRUE) or
+# no longer (FALSE), so that the out-of-memory path can be followed without
+# filling an H200.
+full_device <- function(on) {
+  invisible(.Call(gpuiso:::ffi_gpu_test_full_device, on))
+}

@@ -368,15 +368,14 @@ test_that("gpu_release() is harmless and invisible without a workspace", {
 
 test_that("running out of device memory is a classed error, and nothing stays held", {
   skip_if_not(gpu_available())
-  old <- Sys.getenv("GPUISO_TEST_OOM")
-  on.exit(Sys.setenv(GPUISO_TEST_OOM = old), add = TRUE)
+  on.exit(full_device(FALSE), add = TRUE)
   y <- runif(5000)
   # the engine's test hook makes the device look full
-  Sys.setenv(GPUISO_TEST_OOM = "1")
+  full_device(TRUE)
   expect_error(isotonic(y, device = "gpu"), class = "gpuiso_error_device",
                regexp = "out of memory")
   expect_identical(gpu_info()$workspace, 0)
-  Sys.setenv(GPUISO_TEST_OOM = "")
+  full_device(FALSE)
   expect_equal(isotonic(y, device = "gpu"), isotonic(y, device = "cpu"),
                tolerance = 1e-12)
 })
@@ -437,9 +436,8 @@ test_that("iso_calibrate() on the GPU sorts and pools on the device and equals t
   expect_error(iso_calibrate(c(1, 1, 2, 3), c(0, 1, 0, 1), groups = c("a", "a", "b", "b"),
                              device = "gpu"),
                class = "gpuiso_error_input", regexp = "group \"a\"")
-  old <- Sys.getenv("GPUISO_TEST_OOM")
-  on.exit(Sys.setenv(GPUISO_TEST_OOM = old), add = TRUE)
-  Sys.setenv(GPUISO_TEST_OOM = "1")
+  on.exit(full_device(FALSE), add = TRUE)
+  full_device(TRUE)
   expect_error(iso_calibrate(s, y, device = "gpu"), class = "gpuiso_error_device",
                regexp = "out of memory")
   expect_identical(gpu_info()$workspace, 0)

@@ -399,9 +399,8 @@ test_that("idr() on the GPU equals the CPU sweep and the per-threshold reference
   expect_identical(g$start, c$start)
   expect_equal(g$value, c$value, tolerance = 1e-12)
   expect_equal(crps(predict(g), y), crps(predict(c), y), tolerance = 1e-12)
-  old <- Sys.getenv("GPUISO_TEST_OOM")
-  on.exit(Sys.setenv(GPUISO_TEST_OOM = old), add = TRUE)
-  Sys.setenv(GPUISO_TEST_OOM = "1")
+  on.exit(full_device(FALSE), add = TRUE)
+  full_device(TRUE)
   expect_error(idr(y, x, device = "gpu"), class = "gpuiso_error_device",
                regexp = "out of memory")
   expect_identical(gpu_info()$workspace, 0)
