@@ -13,12 +13,8 @@ static SEXP head(SEXP x, R_xlen_t n)
 /* Group sizes (codes 1..ngroups) as problem offsets 0, ..., n. */
 static SEXP offsets_of(const int *group, R_xlen_t n, int ngroups)
 {
-  SEXP off = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) ngroups + 1));
-  double *o = REAL(off);
-  for (int g = 0; g <= ngroups; g++) o[g] = 0.0;
-  for (R_xlen_t r = 0; r < n; r++) o[group[r]] += 1.0;
-  for (int g = 1; g <= ngroups; g++) o[g] += o[g - 1];
-  UNPROTECT(1);
+  SEXP off = Rf_allocVector(REALSXP, (R_xlen_t) ngroups + 1);
+  gi_group_offsets(group, n, ngroups, REAL(off));
   return off;
 }
 
@@ -81,13 +77,10 @@ SEXP ffi_gpu_calibrate(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
   R_xlen_t k = status == GI_CUDA_OK ? (R_xlen_t) off[ng] : 0;
   SEXP offsets = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) ng + 1));
   for (int b = 0; b <= ng; b++) REAL(offsets)[b] = status == GI_CUDA_OK ? (double) off[b] : 0.0;
-  const char *names[] = {"score", "value", "weight", "offsets", "status", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 4, gi_gpu_status(status, msg));
-  SET_VECTOR_ELT(out, 0, head(s, k));
-  SET_VECTOR_ELT(out, 1, head(v, k));
-  SET_VECTOR_ELT(out, 2, head(wt, k));
-  SET_VECTOR_ELT(out, 3, offsets);
-  UNPROTECT(5);
+  SEXP sk = PROTECT(head(s, k)), vk = PROTECT(head(v, k)), wk = PROTECT(head(wt, k));
+  SEXP out = gi_gpu_result(status, msg,
+                           (const char *[]) {"score", "value", "weight", "offsets", ""},
+                           (SEXP[]) {sk, vk, wk, offsets});
+  UNPROTECT(7);
   return out;
 }

@@ -26,11 +26,7 @@ SEXP ffi_first_weightless(SEXP w, SEXP offsets)
 SEXP ffi_first_outside_unit(SEXP x)
 {
   if (TYPEOF(x) != REALSXP) gi_internal_error("x must be a double vector");
-  R_xlen_t n = Rf_xlength(x);
-  const double *px = REAL(x);
-  for (R_xlen_t i = 0; i < n; i++)
-    if (!(px[i] >= 0.0 && px[i] <= 1.0)) return Rf_ScalarReal((double) i + 1);
-  return Rf_ScalarReal(0.0);
+  return Rf_ScalarReal((double) (gi_first_outside_unit(REAL(x), Rf_xlength(x)) + 1));
 }
 
 /* TRUE when plain double sums of the weights (NULL: ones) are exact in

@@ -1,5 +1,8 @@
-/* Argument conversions shared by the .Call entry points. */
+/* Argument conversions and result vectors shared by the .Call entry
+ * points. */
+#include <string.h>
 #include "gpuiso.h"
+#include "core/gi_memory.h"
 
 const gi_idx *gi_offsets_arg(SEXP offsets, R_xlen_t n, gi_idx *nprob)
 {
@@ -49,4 +52,52 @@ R_xlen_t gi_idr_args(SEXP xcode, SEXP kcode, SEXP m, SEXP K, gi_idx *mm,
   *mm = (gi_idx) dm;
   *KK = (gi_idx) dK;
   return Rf_xlength(xcode);
+}
+
+static gi_batch batch_of(R_xlen_t n, SEXP w, SEXP offsets)
+{
+  gi_batch b;
+  b.n = n;
+  b.off = gi_offsets_arg(offsets, n, &b.nprob);
+  b.w = gi_weights_arg(w, n);
+  return b;
+}
+
+gi_batch gi_fit_batch(SEXP y, SEXP w, SEXP offsets)
+{
+  if (TYPEOF(y) != REALSXP) gi_internal_error("y must be a double vector");
+  return batch_of(Rf_xlength(y), w, offsets);
+}
+
+gi_batch gi_vjp_batch(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
+                      SEXP offsets)
+{
+  return batch_of(gi_vjp_args(y, fit, starts, grad), w, offsets);
+}
+
+SEXP gi_vjp_alloc(R_xlen_t n, SEXP want_dw, int huge)
+{
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+  int k = Rf_asLogical(want_dw) == TRUE ? 2 : 1;
+  for (int i = 0; i < k; i++) {
+    SEXP d = Rf_allocVector(REALSXP, n);
+    SET_VECTOR_ELT(out, i, d);
+    if (huge) gi_hint_huge(REAL(d), (size_t) n * sizeof(double));
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+SEXP gi_int_vector(const int *p, R_xlen_t n)
+{
+  SEXP out = Rf_allocVector(INTSXP, n);
+  if (n > 0) memcpy(INTEGER(out), p, (size_t) n * sizeof(int));
+  return out;
+}
+
+SEXP gi_real_vector(const double *p, R_xlen_t n)
+{
+  SEXP out = Rf_allocVector(REALSXP, n);
+  if (n > 0) memcpy(REAL(out), p, (size_t) n * sizeof(double));
+  return out;
 }

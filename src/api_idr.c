@@ -1,7 +1,7 @@
 /* .Call glue for isotonic distributional regression: the fit (threshold
- * sweep) and the evaluations of predictions. */
-#include <string.h>
+ * sweep, on the CPU or on the GPU) and the evaluations of predictions. */
 #include "gpuiso.h"
+#include "cuda/gi_cuda.h"
 
 /* Work units of the sweep between two looks at interrupts: about 0.1 s
  * (a unit, an observation switched on or a block recorded, takes about
@@ -34,17 +34,9 @@ static SEXP idr_body(void *data)
   gi_idx nb = gi_idr_nblocks(S);
   const char *names[] = {"ptr", "start", "value", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SEXP ptr = Rf_allocVector(REALSXP, (R_xlen_t) j->K + 1);
-  SET_VECTOR_ELT(out, 0, ptr);
-  SEXP start = Rf_allocVector(INTSXP, (R_xlen_t) nb);
-  SET_VECTOR_ELT(out, 1, start);
-  SEXP value = Rf_allocVector(REALSXP, (R_xlen_t) nb);
-  SET_VECTOR_ELT(out, 2, value);
-  memcpy(REAL(ptr), gi_idr_ptr(S), ((size_t) j->K + 1) * sizeof(double));
-  if (nb > 0) {
-    memcpy(INTEGER(start), gi_idr_starts(S), (size_t) nb * sizeof(int));
-    memcpy(REAL(value), gi_idr_values(S), (size_t) nb * sizeof(double));
-  }
+  SET_VECTOR_ELT(out, 0, gi_real_vector(gi_idr_ptr(S), (R_xlen_t) j->K + 1));
+  SET_VECTOR_ELT(out, 1, gi_int_vector(gi_idr_starts(S), (R_xlen_t) nb));
+  SET_VECTOR_ELT(out, 2, gi_real_vector(gi_idr_values(S), (R_xlen_t) nb));
   UNPROTECT(1);
   return out;
 }
@@ -78,6 +70,30 @@ SEXP ffi_idr_fit(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K)
   return out;
 }
 
+/* IDR on the device (cuda/idr.cu), with the arguments and result of
+ * ffi_idr_fit plus the status (gi_gpu_status()). */
+SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP threads)
+{
+  gi_idx mm, KK;
+  R_xlen_t n = gi_idr_args(xcode, kcode, m, K, &mm, &KK);
+  const double *wp = gi_weights_arg(w, n);
+  SEXP ptr = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) KK + 1));
+  char msg[1024] = "";
+  gi_gpu_begin(threads);
+  int status = gi_cuda_idr_host(INTEGER(xcode), INTEGER(kcode), wp, (int64_t) n, mm, KK,
+                                REAL(ptr), msg, sizeof(msg));
+  R_xlen_t nb = status == GI_CUDA_OK ? (R_xlen_t) REAL(ptr)[(R_xlen_t) KK] : 0;
+  const int *s = NULL;
+  const double *v = NULL;
+  if (nb > 0) gi_cuda_idr_result(&s, &v);
+  SEXP start = PROTECT(gi_int_vector(s, nb));
+  SEXP value = PROTECT(gi_real_vector(v, nb));
+  SEXP out = gi_gpu_result(status, msg, (const char *[]) {"ptr", "start", "value", ""},
+                           (SEXP[]) {ptr, start, value});
+  UNPROTECT(3);
+  return out;
+}
+
 /* The representation of a fit, checked (the R layer builds it). */
 static gi_idr_view view_arg(SEXP ptr, SEXP start, SEXP value, SEXP m)
 {
@@ -108,21 +124,11 @@ SEXP ffi_idr_cdf(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP j, SEXP lam,
       Rf_xlength(j) != Rf_xlength(lam))
     gi_internal_error("j, lam and kz must be integer, double, integer");
   R_xlen_t np = Rf_xlength(j), nz = Rf_xlength(kz);
-  const int *pj = INTEGER(j), *pk = INTEGER(kz);
-  const double *pl = REAL(lam);
-  SEXP out;
-  if (Rf_asLogical(paired) == TRUE) {
-    if (nz != np) gi_internal_error("paired kz must match j");
-    out = PROTECT(Rf_allocVector(REALSXP, np));
-    double *po = REAL(out);
-    for (R_xlen_t i = 0; i < np; i++) po[i] = gi_idr_G(&f, pk[i], pj[i], pl[i]);
-  } else {
-    out = PROTECT(Rf_allocMatrix(REALSXP, (int) np, (int) nz));
-    double *po = REAL(out);
-    for (R_xlen_t z = 0; z < nz; z++)
-      for (R_xlen_t i = 0; i < np; i++)
-        po[i + np * z] = gi_idr_G(&f, pk[z], pj[i], pl[i]);
-  }
+  int pair = Rf_asLogical(paired) == TRUE;
+  if (pair && nz != np) gi_internal_error("paired kz must match j");
+  SEXP out = PROTECT(pair ? Rf_allocVector(REALSXP, np)
+                          : Rf_allocMatrix(REALSXP, (int) np, (int) nz));
+  gi_idr_cdf(&f, np, INTEGER(j), REAL(lam), nz, INTEGER(kz), pair, REAL(out));
   UNPROTECT(1);
   return out;
 }

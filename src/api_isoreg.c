@@ -2,7 +2,6 @@
  * stats' knots and the blocks of the fit found, in one call. The R layer
  * has validated every argument and computed the order. */
 #include <limits.h>
-#include <math.h>
 #include "gpuiso.h"
 #include "cuda/gi_cuda.h"
 
@@ -15,12 +14,6 @@ static void order_arg(SEXP ord, R_xlen_t n, gi_order *o)
   if (TYPEOF(ord) == INTSXP) o->i = INTEGER(ord);
   else if (TYPEOF(ord) == REALSXP) o->d = REAL(ord);
   else gi_internal_error("ord must be an index vector");
-}
-
-/* Values rounded to float32 and back, in place. */
-static void round_single(double *x, R_xlen_t n)
-{
-  for (R_xlen_t i = 0; i < n; i++) x[i] = (double) (float) x[i];
 }
 
 /* Indices as R wants them: integer below 2^31, else double. */
@@ -46,13 +39,6 @@ static void fit_one(const double *y, const double *w, gi_idx n, int dec,
   gi_status st = gi_isotonic_batch(y, w, off, 1, dec, 1, fit, NULL, &bad);
   if (st != GI_OK) gi_stop_status(st, bad);
   gi_check_stop();
-}
-
-static int any_zero(const double *w, gi_idx n)
-{
-  for (gi_idx i = 0; i < n; i++)
-    if (w[i] == 0.0) return 1;
-  return 0;
 }
 
 /* Scratch of n doubles. No huge-page hint on it or on the results: on the
@@ -105,14 +91,13 @@ static SEXP finish(const sorted_points *p, SEXP yf, int fitted)
   SET_VECTOR_ELT(out, 1, yc);
   double *cx = ws ? scratch(n + 1) : NULL, *cy = ws ? scratch(n + 1) : NULL;
   gi_running_sums(ys, ws, n, REAL(yc), cx, cy);
-  gi_idx m = n;
-  for (gi_idx t = 0; t < p->ntie; t++) m -= p->tie[2 * t + 1] - p->tie[2 * t] - 1;
+  gi_idx m = gi_isoreg_distinct(n, p->tie, p->ntie);
 
   double *pf = REAL(yf);
   gi_idx *knot = (gi_idx *) R_alloc((size_t) n + 1, sizeof(gi_idx)), nk = 0, bad = 0;
   const double *Y = ws ? cy : REAL(yc), *X = ws ? cx : NULL;
   gi_status st;
-  int zeros = ws != NULL && any_zero(ws, n);
+  int zeros = gi_any_zero(ws, n);
   if (fitted) {
     st = gi_isoreg_knots(Y, X, p->dec ? -1 : 1, n, knot, &nk);
   } else {
@@ -136,7 +121,7 @@ static SEXP finish(const sorted_points *p, SEXP yf, int fitted)
     nk = gi_isoreg_block_knots(pf, n, knot);
   else if (zeros && p->ntie > 0)
     gi_isoreg_run_knots(knot, nk, ws, p->tie, p->ntie);
-  if (p->single) round_single(pf, n);
+  if (p->single) gi_convert(pf, pf, n, GI_ROUND_F32, 0, 1); /* in place */
   gi_order o;
   order_arg(p->ord, n, &o);
   SET_VECTOR_ELT(out, 2, index_vector(knot, nk, n));
@@ -223,10 +208,8 @@ SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads)
                                    INTEGER(ord), ys, ws, same, REAL(yf), msg,
                                    sizeof(msg));
   if (status != GI_CUDA_OK) {
-    const char *names[] = {"status", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-    SET_VECTOR_ELT(out, 0, gi_gpu_status(status, msg));
-    UNPROTECT(3);
+    SEXP out = gi_gpu_result(status, msg, (const char *[]) {""}, NULL);
+    UNPROTECT(2);
     return out;
   }
   gi_idx *tie = (gi_idx *) R_alloc((size_t) n + 2, sizeof(gi_idx));

@@ -43,15 +43,10 @@ static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
 SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
                       SEXP want_starts, SEXP threads)
 {
-  if (TYPEOF(y) != REALSXP) gi_internal_error("y must be a double vector");
-  R_xlen_t n = Rf_xlength(y);
-  gi_idx nprob;
-  const gi_idx *off = gi_offsets_arg(offsets, n, &nprob);
-  const double *wp = gi_weights_arg(w, n);
-
+  gi_batch b = gi_fit_batch(y, w, offsets);
   SEXP st = PROTECT(Rf_asLogical(want_starts) == TRUE
-                        ? Rf_allocVector(RAWSXP, n) : R_NilValue);
-  SEXP fit = PROTECT(fit_batch(y, wp, off, nprob,
+                        ? Rf_allocVector(RAWSXP, b.n) : R_NilValue);
+  SEXP fit = PROTECT(fit_batch(y, b.w, b.off, b.nprob,
                                Rf_asLogical(decreasing) == TRUE,
                                Rf_asInteger(threads), st));
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
@@ -64,32 +59,18 @@ SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
 SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
                       SEXP offsets, SEXP want_dw, SEXP threads)
 {
-  R_xlen_t n = gi_vjp_args(y, fit, starts, grad);
-  gi_idx nprob;
-  const gi_idx *off = gi_offsets_arg(offsets, n, &nprob);
-  const double *wp = gi_weights_arg(w, n);
-
-  int nprotect = 0;
-  SEXP dy = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
-  if (nprob == 1) gi_hint_huge(REAL(dy), (size_t) n * sizeof(double));
-  SEXP dw = R_NilValue;
-  if (Rf_asLogical(want_dw) == TRUE) {
-    dw = PROTECT(Rf_allocVector(REALSXP, n)); nprotect++;
-    if (nprob == 1) gi_hint_huge(REAL(dw), (size_t) n * sizeof(double));
-  }
+  gi_batch b = gi_vjp_batch(y, w, fit, starts, grad, offsets);
+  SEXP out = PROTECT(gi_vjp_alloc(b.n, want_dw, b.nprob == 1));
+  SEXP dw = VECTOR_ELT(out, 1);
   gi_begin_work();
   gi_idx bad;
-  gi_status st = gi_isotonic_vjp_batch(REAL(y), wp, REAL(fit), RAW(starts),
-                                       REAL(grad), off, nprob,
-                                       Rf_asInteger(threads), REAL(dy),
-                                       dw == R_NilValue ? NULL : REAL(dw),
-                                       &bad);
+  gi_status st = gi_isotonic_vjp_batch(REAL(y), b.w, REAL(fit), RAW(starts),
+                                       REAL(grad), b.off, b.nprob,
+                                       Rf_asInteger(threads),
+                                       REAL(VECTOR_ELT(out, 0)),
+                                       Rf_isNull(dw) ? NULL : REAL(dw), &bad);
   gi_stop_vjp_status(st, bad);
-
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2)); nprotect++;
-  SET_VECTOR_ELT(out, 0, dy);
-  SET_VECTOR_ELT(out, 1, dw);
-  UNPROTECT(nprotect);
+  UNPROTECT(1);
   return out;
 }
 

@@ -19,6 +19,33 @@ const double *gi_weights_arg(SEXP w, R_xlen_t n);
  * raw, all of one length (the R layer sees to it). */
 R_xlen_t gi_vjp_args(SEXP y, SEXP fit, SEXP starts, SEXP grad);
 
+/* A batch from R, its arguments converted: n values y (doubles), weights
+ * (NULL: unit weights) and nprob problems' offsets (gi_offsets_arg()). */
+typedef struct {
+  R_xlen_t n;
+  gi_idx nprob;
+  const gi_idx *off;
+  const double *w;
+} gi_batch;
+
+/* The batch of a fit: y a double vector, w and offsets as above. */
+gi_batch gi_fit_batch(SEXP y, SEXP w, SEXP offsets);
+
+/* The batch of a backward pass: its vectors checked (gi_vjp_args()), w and
+ * offsets as above. */
+gi_batch gi_vjp_batch(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
+                      SEXP offsets);
+
+/* The gradients of a backward pass: list(dy, dw) of fresh double vectors
+ * of length n, dw R_NilValue unless want_dw is TRUE; with `huge`, a
+ * huge-page hint on each (gi_hint_huge()). */
+SEXP gi_vjp_alloc(R_xlen_t n, SEXP want_dw, int huge);
+
+/* Fresh vectors holding copies of n ints or doubles (p may be NULL when n
+ * is 0). */
+SEXP gi_int_vector(const int *p, R_xlen_t n);
+SEXP gi_real_vector(const double *p, R_xlen_t n);
+
 /* The arguments of an IDR fit: xcode and kcode integer vectors of one
  * length (returned), m and K positive counts (into *mm, *KK). */
 R_xlen_t gi_idr_args(SEXP xcode, SEXP kcode, SEXP m, SEXP K, gi_idx *mm,
@@ -69,6 +96,13 @@ SEXP gi_gpu_status(int status, const char *msg);
 /* Before a GPU engine call: a fresh look at interrupts, and the host
  * threads of its transfers. */
 void gi_gpu_begin(SEXP threads);
+
+/* The result of a GPU entry point: the list of `values` named by `names`
+ * (terminated by "", at most 7) and last `status` (gi_gpu_status(), which
+ * raises a failure first). The values are the caller's, protected; the
+ * list comes back unprotected. */
+SEXP gi_gpu_result(int status, const char *msg, const char *const *names,
+                   const SEXP *values);
 
 /* Turn an engine status into a condition naming the problem (1-based);
  * GI_ERR_INTERRUPT becomes the interrupt. */

@@ -72,6 +72,30 @@ gi_status gi_isotonic_vjp_batch(const double *y, const double *w,
 gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,
                            gi_idx nprob);
 
+/* 1 if some w[i] is zero (w NULL: 0). */
+int gi_any_zero(const double *w, gi_idx n);
+
+/* First element (0-based) outside [0, 1] (NaN included), or -1. */
+gi_idx gi_first_outside_unit(const double *x, gi_idx n);
+
+/* Zero weights for an engine that takes positive weights only
+ * (compact.c). gi_compact_zero() copies the points of positive weight of
+ * a batch into cy and cw (room for offsets[nprob] points), their problems'
+ * offsets into coff (nprob + 1), and returns how many there are.
+ * gi_expand_zero() spreads the fit of that compacted batch, cfit (and the
+ * block-start flags cstarts, when starts is not NULL), over the whole
+ * batch: a point of zero weight takes the fit of the next positive-weight
+ * point of its problem (of the last one when none follows), as in
+ * gi_isotonic_batch(), and a block that a run of such points precedes
+ * starts at the run's first point. Every problem that has points has one
+ * of positive weight (gi_first_weightless()). */
+gi_idx gi_compact_zero(const double *y, const double *w, const gi_idx *offsets,
+                       gi_idx nprob, double *cy, double *cw, gi_idx *coff);
+void gi_expand_zero(const double *w, const gi_idx *offsets, gi_idx nprob,
+                    const gi_idx *coff, const double *cfit,
+                    const unsigned char *cstarts, double *fit,
+                    unsigned char *starts);
+
 /* 1 if every nonzero |x| lies in [2^-200, 2^200] (x NULL: 1), the range
  * in which the fast passes and the GPU engine are exact to their rule;
  * outside it the CPU's wide-range passes are. */
@@ -121,6 +145,11 @@ gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
                       gi_idx n, double *score, double *value, double *weight,
                       int *group, int *run_of);
 
+/* Problem offsets off[0..ngroups] (doubles, as R's layouts hold them)
+ * from the group codes (1..ngroups) of n points sorted by group: off[g]
+ * is the number of points with codes <= g. */
+void gi_group_offsets(const int *group, gi_idx n, int ngroups, double *off);
+
 /* A sort order as R's order() gives it (1-based, int or double for long
  * vectors); both NULL: the identity. */
 typedef struct {
@@ -148,6 +177,10 @@ gi_idx gi_list_ties(const unsigned char *same, gi_idx n, gi_idx *tie);
  * cy the running sums of w and w * y. */
 void gi_running_sums(const double *y, const double *w, gi_idx n, double *yc,
                      double *cx, double *cy);
+
+/* The number of distinct x among n sorted points with the runs of tied x
+ * in tie[] (ntie pairs, as gi_order_ties() lists them). */
+gi_idx gi_isoreg_distinct(gi_idx n, const gi_idx *tie, gi_idx ntie);
 
 /* The points pooled by x: the weighted mean of each run of sorted values
  * (compensated; the plain mean for a run of zero weight) into ky and its
@@ -262,6 +295,14 @@ typedef struct {
 /* F_k(j): the value of the block of threshold k that holds j. */
 double gi_idr_F(const gi_idr_view *f, gi_idx k, gi_idx j);
 double gi_idr_G(const gi_idr_view *f, gi_idx k, gi_idx j, double lam);
+
+/* G at threshold indices k[] (-1: below the first threshold) for
+ * predictions (j[i], lam[i]): every pair, out[i + npred * z] = G_{k[z]}
+ * for prediction i (nk indices), or with `paired`, out[i] = G_{k[i]}
+ * (nk = npred). */
+void gi_idr_cdf(const gi_idr_view *f, gi_idx npred, const int *j,
+                const double *lam, gi_idx nk, const int *k, int paired,
+                double *out);
 
 /* out[i + npred * q]: the smallest thresholds[k] with G_k >= alpha[q]
  * (with G_k > 0 for alpha 0), found by bisection over k. */

@@ -53,6 +53,19 @@ double gi_idr_G(const gi_idr_view *f, gi_idx k, gi_idx j, double lam)
   return a + lam * (gi_idr_F(f, k, j + 1) - a);
 }
 
+void gi_idr_cdf(const gi_idr_view *f, gi_idx npred, const int *j,
+                const double *lam, gi_idx nk, const int *k, int paired,
+                double *out)
+{
+  if (paired) {
+    for (gi_idx i = 0; i < npred; i++) out[i] = gi_idr_G(f, k[i], j[i], lam[i]);
+    return;
+  }
+  for (gi_idx z = 0; z < nk; z++)
+    for (gi_idx i = 0; i < npred; i++)
+      out[i + npred * z] = gi_idr_G(f, k[z], j[i], lam[i]);
+}
+
 void gi_idr_quantiles(const gi_idr_view *f, const double *thresholds,
                       gi_idx npred, const int *j, const double *lam,
                       gi_idx nq, const double *alpha, double *out)

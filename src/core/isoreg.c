@@ -61,6 +61,13 @@ gi_idx gi_isoreg_pool(const double *ys, const double *ws, gi_idx n,
   return r;
 }
 
+gi_idx gi_isoreg_distinct(gi_idx n, const gi_idx *tie, gi_idx ntie)
+{
+  gi_idx m = n;
+  for (gi_idx t = 0; t < ntie; t++) m -= tie[2 * t + 1] - tie[2 * t] - 1;
+  return m;
+}
+
 void gi_isoreg_spread(const double *kfit, gi_idx n, const gi_idx *tie,
                       gi_idx ntie, double *fit)
 {

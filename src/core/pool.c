@@ -14,6 +14,8 @@
  * (exact products w * y, double-double sums with an exponent of their own,
  * so that neither weights near DBL_MAX nor subnormal ones lose anything),
  * and where even those rounded, once more in fixed point (gi_big.h).
+ * The pooled points' group sizes then give a batch's offsets
+ * (gi_group_offsets()).
  */
 #include <string.h>
 #include "gi_core.h"
@@ -134,4 +136,11 @@ gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
     if (run_of) run_of[i] = (int) (r + 1);
   }
   return r + 1;
+}
+
+void gi_group_offsets(const int *group, gi_idx n, int ngroups, double *off)
+{
+  for (int g = 0; g <= ngroups; g++) off[g] = 0.0;
+  for (gi_idx r = 0; r < n; r++) off[group[r]] += 1.0;
+  for (int g = 1; g <= ngroups; g++) off[g] += off[g - 1];
 }

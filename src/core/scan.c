@@ -1,4 +1,5 @@
-/* Linear scans that the R layer uses to report the first bad input. */
+/* Linear scans of the input: those that the R layer uses to report the
+ * first bad input, and those that choose a path. */
 #include <float.h>
 #include <math.h>
 #include "dd.h"
@@ -77,6 +78,21 @@ gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,
     while (i < end && w[i] == 0) i++;
     if (i == end) return b;
   }
+  return -1;
+}
+
+int gi_any_zero(const double *w, gi_idx n)
+{
+  if (w == NULL) return 0;
+  for (gi_idx i = 0; i < n; i++)
+    if (w[i] == 0.0) return 1;
+  return 0;
+}
+
+gi_idx gi_first_outside_unit(const double *x, gi_idx n)
+{
+  for (gi_idx i = 0; i < n; i++)
+    if (!(x[i] >= 0.0 && x[i] <= 1.0)) return i;
   return -1;
 }
 
