@@ -125,7 +125,9 @@ cudaError_t gi_launch_vjp(const double *y, const double *w, const double *fit,
                           size_t scratch_bytes, cudaStream_t s);
 
 /* Carves one allocation into typed arrays, each aligned to 256 bytes;
- * with a NULL base it only counts the bytes (then every array is NULL). */
+ * with a NULL base it only counts the bytes (then every array is NULL).
+ * A layout is written once, as a function that carves with a NULL base
+ * for the bytes and then with the allocation for the arrays. */
 struct gi_carver {
   char *base;
   size_t off;
@@ -134,6 +136,17 @@ struct gi_carver {
     T *p = base ? (T *) (base + off) : NULL;
     off += (count * sizeof(T) + 255) & ~(size_t) 255;
     return p;
+  }
+  /* `count` elements for each array named, in order */
+  template <typename... T> void take_each(size_t count, T *&...arrays)
+  {
+    ((arrays = take<T>(count)), ...);
+  }
+  /* a library's scratch of `bytes` (CUB's): where it starts and its size */
+  void take_scratch(size_t bytes, void *&p, size_t &size)
+  {
+    p = take<char>(bytes);
+    size = bytes;
   }
 };
 
