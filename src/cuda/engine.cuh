@@ -1,5 +1,16 @@
 /*
- * gpuiso CUDA engine: the plan of a batch and the kernels' launchers.
+ * gpuiso CUDA engine: what its files share. The plan of a batch as the
+ * kernels see it and the kernels' launchers; the buffer carver, the host
+ * transfers and the workspace's auxiliary buffer of the pipelines that
+ * prepare their batch on the device. The host side's own declarations are
+ * in host.cuh.
+ *
+ * The engine is CUDA C++. Of C++'s libraries it uses only CUB (header-only,
+ * shipped with the toolkit: merge.cu, vjp.cu, calibrate.cu, idr.cu and
+ * isoreg.cu), but its objects need the C++ runtime (exception handling,
+ * guarded statics, and CUB's std::runtime_error and iostream set-up), so
+ * configure links libstdc++ (-lstdc++) with libcudart, R linking the
+ * package with the C compiler.
  *
  * A batch is laid out in lanes of GI_UNIT = 16 consecutive elements, one
  * thread of the chunk kernel each, 64 to a block. A problem of up to 1024
