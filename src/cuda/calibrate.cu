@@ -99,8 +99,6 @@ __global__ void cal_clamp(double *v, int64_t n)
   if (i < n) v[i] = fmin(fmax(v[i], 0.0), 1.0);
 }
 
-static size_t align256(size_t b) { return (b + 255) & ~(size_t) 255; }
-
 /* The bytes of CUB's scratch for the three passes over n items. */
 static size_t cub_bytes(int64_t n)
 {
@@ -133,36 +131,18 @@ struct cal_buffers {
 static size_t cal_layout(int64_t n, int64_t ngroups, int weighted, int grouped,
                          char *base, cal_buffers *b)
 {
-  size_t nd = (size_t) n;
+  size_t nd = (size_t) n, ng = grouped ? nd : 0;
   gi_carver c = {base, 0};
-  b->score = c.take<double>(nd);
-  b->y = c.take<double>(nd);
-  b->w = c.take<double>(weighted ? nd : 0);
-  b->group = c.take<int32_t>(grouped ? nd : 0);
-  b->skey_in = c.take<uint64_t>(nd);
-  b->skey = c.take<uint64_t>(nd);
-  b->idx_in = c.take<uint32_t>(nd);
-  b->perm = c.take<uint32_t>(nd);
-  b->gkey_in = c.take<uint32_t>(grouped ? nd : 0);
-  b->gkey = c.take<uint32_t>(grouped ? nd : 0);
-  b->pos_in = c.take<uint32_t>(grouped ? nd : 0);
-  b->pos = c.take<uint32_t>(grouped ? nd : 0);
-  b->rkey = c.take<run_key>(nd);
-  b->ukey = c.take<run_key>(nd);
-  b->rval = c.take<run_sum>(nd);
-  b->usum = c.take<run_sum>(nd);
-  b->pscore = c.take<double>(nd);
-  b->pvalue = c.take<double>(nd);
-  b->pweight = c.take<double>(nd);
-  b->fit = c.take<double>(nd);
-  b->nruns = c.take<int64_t>(1);
-  b->gstart = c.take<int64_t>(ngroups + 1);
-  size_t t = cub_bytes(n);
-  if (base) {
-    b->tmp = base + c.off;
-    b->tmp_bytes = t;
-  }
-  return c.off + align256(t);
+  c.take_each(nd, b->score, b->y);
+  c.take_each(weighted ? nd : 0, b->w);
+  c.take_each(ng, b->group);
+  c.take_each(nd, b->skey_in, b->skey, b->idx_in, b->perm);
+  c.take_each(ng, b->gkey_in, b->gkey, b->pos_in, b->pos);
+  c.take_each(nd, b->rkey, b->ukey, b->rval, b->usum, b->pscore, b->pvalue, b->pweight, b->fit);
+  c.take_each(1, b->nruns);
+  c.take_each(ngroups + 1, b->gstart);
+  c.take_scratch(cub_bytes(n), b->tmp, b->tmp_bytes);
+  return c.off;
 }
 
 static int bits_for(int64_t v)

@@ -1,5 +1,16 @@
 /*
- * gpuiso CUDA engine: the plan of a batch and the kernels' launchers.
+ * gpuiso CUDA engine: what its files share. The plan of a batch as the
+ * kernels see it and the kernels' launchers; the buffer carver, the host
+ * transfers and the workspace's auxiliary buffer of the pipelines that
+ * prepare their batch on the device. The host side's own declarations are
+ * in host.cuh.
+ *
+ * The engine is CUDA C++. Of C++'s libraries it uses only CUB (header-only,
+ * shipped with the toolkit: merge.cu, vjp.cu, calibrate.cu, idr.cu and
+ * isoreg.cu), but its objects need the C++ runtime (exception handling,
+ * guarded statics, and CUB's std::runtime_error and iostream set-up), so
+ * configure links libstdc++ (-lstdc++) with libcudart, R linking the
+ * package with the C compiler.
  *
  * A batch is laid out in lanes of GI_UNIT = 16 consecutive elements, one
  * thread of the chunk kernel each, 64 to a block. A problem of up to 1024
@@ -125,7 +136,9 @@ cudaError_t gi_launch_vjp(const double *y, const double *w, const double *fit,
                           size_t scratch_bytes, cudaStream_t s);
 
 /* Carves one allocation into typed arrays, each aligned to 256 bytes;
- * with a NULL base it only counts the bytes (then every array is NULL). */
+ * with a NULL base it only counts the bytes (then every array is NULL).
+ * A layout is written once, as a function that carves with a NULL base
+ * for the bytes and then with the allocation for the arrays. */
 struct gi_carver {
   char *base;
   size_t off;
@@ -134,6 +147,17 @@ struct gi_carver {
     T *p = base ? (T *) (base + off) : NULL;
     off += (count * sizeof(T) + 255) & ~(size_t) 255;
     return p;
+  }
+  /* `count` elements for each array named, in order */
+  template <typename... T> void take_each(size_t count, T *&...arrays)
+  {
+    ((arrays = take<T>(count)), ...);
+  }
+  /* a library's scratch of `bytes` (CUB's): where it starts and its size */
+  void take_scratch(size_t bytes, void *&p, size_t &size)
+  {
+    p = take<char>(bytes);
+    size = bytes;
   }
 };
 

@@ -85,8 +85,6 @@ __global__ void idr_counts(const int32_t *flag, const int32_t *pos, int64_t m, i
   count[t] = hi - pos[t * m];
 }
 
-static size_t align256(size_t b) { return (b + 255) & ~(size_t) 255; }
-
 /* The blocks of the last fit, kept for the glue to copy (host memory that
  * only grows, like the device workspace). */
 static int32_t *res_start = NULL;
@@ -160,24 +158,16 @@ static size_t idr_layout(int64_t n, int64_t m, int64_t C, int weighted, char *ba
 {
   size_t s = (size_t) (C * m);
   gi_carver c = {base, 0};
-  b->gptr = c.take<int64_t>(m + 1);
-  b->okc = c.take<int32_t>(n);
-  b->ocw = c.take<double>(n);
-  b->y = c.take<double>(s);
-  b->w = c.take<double>(weighted ? s : 0);
-  b->fit = c.take<double>(s);
-  b->flag = c.take<int32_t>(s);
-  b->pos = c.take<int32_t>(s);
-  b->start = c.take<int32_t>(s);
-  b->value = c.take<double>(s);
-  b->count = c.take<int64_t>(C + 1);
+  c.take_each(m + 1, b->gptr);
+  c.take_each(n, b->okc, b->ocw);
+  c.take_each(s, b->y);
+  c.take_each(weighted ? s : 0, b->w);
+  c.take_each(s, b->fit, b->flag, b->pos, b->start, b->value);
+  c.take_each(C + 1, b->count);
   size_t t = 0;
   cub::DeviceScan::ExclusiveSum(nullptr, t, (int32_t *) nullptr, (int32_t *) nullptr, (int) s);
-  if (base) {
-    b->tmp = base + c.off;
-    b->tmp_bytes = t;
-  }
-  return c.off + align256(t);
+  c.take_scratch(t, b->tmp, b->tmp_bytes);
+  return c.off;
 }
 
 static int idr_host(const int *xcode, const int *kcode, const double *w, int64_t n,

@@ -64,26 +64,17 @@ struct iso_buffers {
 
 static size_t iso_layout(int64_t n, int weighted, char *base, iso_buffers *b)
 {
-  size_t nd = (size_t) n;
+  size_t nd = (size_t) n, nw = weighted ? nd : 0;
   gi_carver c = {base, 0};
-  b->x = c.take<double>(nd);
-  b->y = c.take<double>(nd);
-  b->w = c.take<double>(weighted ? nd : 0);
-  b->ys = c.take<double>(nd);
-  b->ws = c.take<double>(weighted ? nd : 0);
-  b->fit = c.take<double>(nd);
-  b->key_in = c.take<uint64_t>(nd);
-  b->key = c.take<uint64_t>(nd);
-  b->idx_in = c.take<uint32_t>(nd);
-  b->perm1 = c.take<uint32_t>(nd);
-  b->perm = c.take<uint32_t>(nd);
-  b->ord = c.take<int32_t>(nd);
-  b->same = c.take<unsigned char>(nd);
+  c.take_each(nd, b->x, b->y);
+  c.take_each(nw, b->w);
+  c.take_each(nd, b->ys);
+  c.take_each(nw, b->ws);
+  c.take_each(nd, b->fit, b->key_in, b->key, b->idx_in, b->perm1, b->perm, b->ord, b->same);
   size_t t = 0;
   cub::DeviceRadixSort::SortPairs(nullptr, t, (uint64_t *) nullptr, (uint64_t *) nullptr,
                                   (uint32_t *) nullptr, (uint32_t *) nullptr, (int) n);
-  b->tmp = c.take<char>(t);
-  b->tmp_bytes = t;
+  c.take_scratch(t, b->tmp, b->tmp_bytes);
   return c.off;
 }
 

@@ -128,8 +128,6 @@ __global__ void vjp_apply(const double *y, const double *w, const double *fit,
   }
 }
 
-static size_t align256(size_t b) { return (b + 255) & ~(size_t) 255; }
-
 static int64_t pieces(int64_t n) { return (n + PIECE - 1) / PIECE; }
 
 static size_t cub_bytes(int64_t np)
@@ -142,10 +140,16 @@ static size_t cub_bytes(int64_t np)
   return a > b ? a : b;
 }
 
+/* The scratch: three arrays of a vseg per piece, then CUB's (what is left
+ * of it once they are carved). */
 size_t gi_vjp_scratch_bytes(int64_t n)
 {
   const int64_t np = pieces(n);
-  return 3 * align256((size_t) np * sizeof(vseg)) + align256(cub_bytes(np));
+  vseg *heads, *tails, *before;
+  gi_carver c = {NULL, 0};
+  c.take_each((size_t) np, heads, tails, before);
+  c.take<char>(cub_bytes(np));
+  return c.off;
 }
 
 cudaError_t gi_launch_vjp(const double *y, const double *w, const double *fit,
@@ -155,12 +159,11 @@ cudaError_t gi_launch_vjp(const double *y, const double *w, const double *fit,
 {
   if (n == 0) return cudaSuccess;
   const int64_t np = pieces(n);
-  const size_t vb = align256((size_t) np * sizeof(vseg));
-  char *p = (char *) scratch;
-  vseg *heads = (vseg *) p; p += vb;
-  vseg *tails = (vseg *) p; p += vb;
-  vseg *before = (vseg *) p; p += vb;
-  size_t tb = scratch_bytes - (size_t) (p - (char *) scratch);
+  vseg *heads, *tails, *before;
+  gi_carver c = {(char *) scratch, 0};
+  c.take_each((size_t) np, heads, tails, before);
+  char *p = c.base + c.off;
+  size_t tb = scratch_bytes - c.off;
   const unsigned blocks = (unsigned) ((np + 255) / 256);
   vjp_pieces<<<blocks, 256, 0, s>>>(starts, grad, w, n, np, heads, tails);
   cudaError_t err = cub::DeviceScan::InclusiveScan(p, tb, heads, heads, seg_sum(), np, s);

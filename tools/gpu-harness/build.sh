@@ -8,7 +8,7 @@ shift
 SRC=$(pwd)
 HERE=$SRC/tools/gpu-harness
 T=$(mktemp -d)
-for f in engine chunk merge transfer vjp; do
+for f in workspace plan status entry bench chunk merge transfer vjp; do
   nvcc -arch=sm_90 -O3 "$@" -I"$SRC/src" -c "$SRC/src/cuda/$f.cu" -o "$T/$f.o" &
 done
 for f in copy memory threads; do
