@@ -1,26 +1,33 @@
 /*
  * gpuiso CUDA engine, first stage: the hull of each chunk (paper, 3.1-3.3,
  * 3.5). A block of 64 threads takes 64 lanes of the plan, 16 elements
- * each, a thread to a lane. Each thread forms the running sums of its
- * elements (pairs, chunk-relative) and the lower hull of its 17 points
- * with the monotone chain, its stack a bit mask. The
- * threads of a chunk then merge their hulls pairwise in six rounds, walking
- * from the shared point to the bridge and clearing the bits under it. A
- * chunk that is a whole problem is fitted right here; a chunk of a long
- * problem writes its hull, once, to its vertex slot for the merge levels.
+ * each, a thread to a lane. The kernel runs five phases, each a function
+ * below and each a share of the profile (-DGI_PROFILE):
+ *   load   the thread's values, staged through shared memory;
+ *   sums   the chunk's running sums (double-double pairs, chunk-relative),
+ *          one point per element in shared memory;
+ *   hull   each thread's lower hull of its 17 points (its start and its
+ *          16 sums) by the monotone chain, its stack a bit mask;
+ *   merge  the threads' hulls merged pairwise in six rounds, walking from
+ *          the shared point to the bridge and clearing the bits under it;
+ *   out    a chunk that is a whole problem is fitted right here; a chunk
+ *          of a long problem writes its hull, once, to its vertex slot for
+ *          the merge levels.
  *
  * Sixteen elements a thread, rather than 32, halve the serial hull loop
  * and double the warps that share an SM's shared memory, which bounds how
- * many chunks run at once (16 bytes a point).
+ * many chunks run at once (16 bytes a point, 32 weighted).
  */
 #include "engine.cuh"
 
 #define THREADS GI_BLOCK_UNITS /* per block */
 #define PTS GI_UNIT            /* elements per thread */
-#define NPOS (17 * THREADS) /* shared slots of points, 17 per thread */
+#define NPOS (17 * THREADS)    /* shared slots of points: 16 per thread and a pad */
 
-/* A development build with -DGI_PROFILE counts each phase's clock cycles
- * over the blocks (gi_prof_read()); the package never defines it. */
+/* A development build with -DGI_PROFILE counts, over the blocks, the clock
+ * cycles of each phase k (0 load .. 4 out; thread 0's, in gi_prof[k]), the
+ * blocks (gi_prof[7]) and the merges' walk steps (gi_prof[5]); read with
+ * gi_prof_read(). The package never defines it. */
 #ifdef GI_PROFILE
 __device__ unsigned long long gi_prof[8];
 #define PROF_START long long prof_t = clock64()
@@ -121,92 +128,131 @@ template <bool WT>
 struct chunk_smem {
   static constexpr size_t bytes = (WT ? 2 : 1) * NPOS * sizeof(dd) + THREADS * sizeof(uint32_t) +
                                   2 * sizeof(dd) + 4 * sizeof(int64_t) + sizeof(double);
+  dd *Ys, *Xs; /* the points' ordinates and (weighted) abscissae, at spos() */
+  uint32_t *W; /* the vertex bits */
+  dd *xw;      /* warp 0's totals, for warp 1 */
+  int64_t *xr; /* the warps' element spans */
+  double *xv;  /* warp 0's last fitted value */
+
+  __device__ __forceinline__ chunk_smem(double *base)
+  {
+    Ys = (dd *) base;
+    Xs = WT ? Ys + NPOS : nullptr;
+    W = (uint32_t *) (Ys + (WT ? 2 : 1) * NPOS);
+    xw = (dd *) (W + THREADS);
+    xr = (int64_t *) (xw + 2);
+    xv = (double *) (xr + 4);
+  }
 };
 
-template <typename T, bool WT>
-__global__ void __launch_bounds__(THREADS) chunk_kernel(gi_plan p)
-{
-  extern __shared__ double smem_d[];
-  dd *Ys = (dd *) smem_d;
-  dd *Xs = WT ? Ys + NPOS : nullptr;
-  uint32_t *W = (uint32_t *) (Ys + (WT ? 2 : 1) * NPOS);
-  dd *xw = (dd *) (W + THREADS);      /* warp 0's totals, for warp 1 */
-  int64_t *xr = (int64_t *) (xw + 2); /* the warps' element spans */
-  double *xv = (double *) (xr + 4);   /* warp 0's last fitted value */
+/* A thread's place: its chunk c; q, the chunk's first lane in the block and
+ * so the first of its vertex words; tc, the thread's index in the chunk;
+ * its first point and its number of elements np (0 past the chunk's end). */
+struct chunk_thread {
+  gi_chunk c;
+  int tid, lane, warp, q, tc, first, np;
+};
 
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  PROF_START;
+__device__ __forceinline__ chunk_thread place_thread(const gi_plan &p, int tid)
+{
+  chunk_thread t;
+  t.tid = tid;
+  t.lane = tid & 31;
+  t.warp = tid >> 5;
   const int64_t blane = (int64_t) blockIdx.x * THREADS;
-  gi_chunk c = lane_chunk(p, blane + tid);
-  const int q = (int) (c.lane0 - blane);   /* the chunk's first lane in the block */
-  const int tc = tid - q;                  /* the thread's index in its chunk */
-  const int wb = q;
-  const int first = tc * PTS;
-  const int np = c.cnt > first ? min(PTS, c.cnt - first) : 0;
+  t.c = lane_chunk(p, blane + tid);
+  t.q = (int) (t.c.lane0 - blane);
+  t.tc = tid - t.q;
+  t.first = t.tc * PTS;
+  t.np = t.c.cnt > t.first ? min(PTS, t.c.cnt - t.first) : 0;
+  return t;
+}
+
+/* Phase "load": the thread's 16 values and weights, negated for a
+ * decreasing fit, 0 past np. The block's elements are contiguous (chunks
+ * are placed in order), so they are staged through shared memory with
+ * coalesced loads; a thread's 16 values then come from there, one padded
+ * double per 16 keeping the banks apart. The staging area is the points',
+ * free again after the closing barrier. The thread also clears its vertex
+ * word here, barriers ahead of the hull phase, whose threads set the words
+ * of others. */
+template <typename T, bool WT>
+__device__ __forceinline__ void load_values(const gi_plan &p, const chunk_smem<WT> &s,
+                                            const chunk_thread &t, double (&v)[PTS],
+                                            double (&wv)[PTS])
+{
   const T *y = (const T *) p.y;
   const T *w = (const T *) p.w;
+  s.W[t.tid] = 0u;
 
-  W[tid] = 0u;
-
-  /* The block's elements are contiguous (chunks are placed in order), so
-   * they are staged through shared memory with coalesced loads; a thread's
-   * 16 values then come from there, one padded double per 16 keeping the
-   * banks apart. */
-  int64_t my_lo = np > 0 ? c.e0 + first : INT64_MAX;
-  int64_t my_hi = np > 0 ? c.e0 + first + np : 0;
+  /* the block's span of elements, over both warps */
+  int64_t my_lo = t.np > 0 ? t.c.e0 + t.first : INT64_MAX;
+  int64_t my_hi = t.np > 0 ? t.c.e0 + t.first + t.np : 0;
   for (int off = 16; off > 0; off >>= 1) {
     my_lo = min(my_lo, (int64_t) __shfl_xor_sync(0xffffffffu, (long long) my_lo, off));
     my_hi = max(my_hi, (int64_t) __shfl_xor_sync(0xffffffffu, (long long) my_hi, off));
   }
-  if (lane == 0) {
-    xr[2 * warp] = my_lo;
-    xr[2 * warp + 1] = my_hi;
+  if (t.lane == 0) {
+    s.xr[2 * t.warp] = my_lo;
+    s.xr[2 * t.warp + 1] = my_hi;
   }
   __syncthreads();
-  my_lo = min(xr[0], xr[2]);
-  my_hi = max(xr[1], xr[3]);
-  double *stage_y = (double *) Ys, *stage_w = stage_y + NPOS;
+  my_lo = min(s.xr[0], s.xr[2]);
+  my_hi = max(s.xr[1], s.xr[3]);
+  double *stage_y = (double *) s.Ys, *stage_w = stage_y + NPOS;
   const int span = my_hi > my_lo ? (int) (my_hi - my_lo) : 0;
-  for (int i = tid; i < span; i += THREADS) {
+  for (int i = t.tid; i < span; i += THREADS) {
     stage_y[i + (i >> 4)] = (double) y[my_lo + i];
     if (WT) stage_w[i + (i >> 4)] = (double) w[my_lo + i];
   }
   __syncthreads();
-  double v[PTS], wv[PTS];
-  const int s0 = np > 0 ? (int) (c.e0 + first - my_lo) : 0;
+  const int s0 = t.np > 0 ? (int) (t.c.e0 + t.first - my_lo) : 0;
 #pragma unroll
   for (int k = 0; k < PTS; k++) {
     int i = s0 + k;
-    v[k] = k < np ? stage_y[i + (i >> 4)] : 0.0;
-    wv[k] = WT && k < np ? stage_w[i + (i >> 4)] : 0.0;
+    v[k] = k < t.np ? stage_y[i + (i >> 4)] : 0.0;
+    wv[k] = WT && k < t.np ? stage_w[i + (i >> 4)] : 0.0;
     if (p.decreasing) v[k] = -v[k];
   }
   __syncthreads();
-  PROF_MARK(0);
+}
 
-  /* the thread's totals; its running sums are written once its start is
-   * known, so that shared memory is written once per point */
-  dd sy = dd_make(0.0), sx = dd_make(0.0);
+/* The thread's totals, the sums of w y and of w (of y alone when
+ * unweighted), into sy and sx; returns whether a value or weight lies
+ * outside the window. */
+template <bool WT>
+__device__ __forceinline__ bool thread_totals(const double (&v)[PTS], const double (&wv)[PTS],
+                                              int np, dd &sy, dd &sx)
+{
+  dd ty = dd_make(0.0), tx = dd_make(0.0);
   bool outside = false;
 #pragma unroll
   for (int k = 0; k < PTS; k++) {
     if (k < np) {
       outside |= outside_window(v[k]) || (WT && outside_window(wv[k]));
       if (WT) {
-        sy = dd_add(sy, two_prod(wv[k], v[k]));
-        sx = dd_add_d(sx, wv[k]);
+        ty = dd_add(ty, two_prod(wv[k], v[k]));
+        tx = dd_add_d(tx, wv[k]);
       } else {
-        sy = dd_add_d(sy, v[k]);
+        ty = dd_add_d(ty, v[k]);
       }
     }
   }
-  /* values or weights beyond the window: the CPU's exact passes solve it */
-  if (outside) atomicOr(p.flag, GI_FLAG_RANGE);
+  sy = ty;
+  sx = tx;
+  return outside;
+}
 
-  /* thread starts: an exclusive scan of the totals over the chunk; a chunk
-   * of 64 lanes spans both warps, and warp 1 adds warp 0's total */
+/* The thread's start, the point before its first, into st_y and st_x: an
+ * exclusive scan of the totals over the chunk's threads, tw being the
+ * thread's index among those in its warp. A chunk of 64 lanes spans both
+ * warps, and warp 1 adds warp 0's total, which thread 31 leaves in shared
+ * memory; every thread of the block reaches the barrier inside. */
+template <bool WT>
+__device__ __forceinline__ void thread_start(const chunk_smem<WT> &s, const chunk_thread &t,
+                                             dd sy, dd sx, int tw, dd &st_y, dd &st_x)
+{
   dd iy = sy, ix = sx;
-  const int tw = tc < 32 ? tc : tc - 32; /* index among the chunk's threads in this warp */
   for (int off = 1; off < 32; off <<= 1) {
     dd ty = shfl_up_dd(iy, off), tx = shfl_up_dd(ix, off);
     if (tw >= off) {
@@ -214,46 +260,68 @@ __global__ void __launch_bounds__(THREADS) chunk_kernel(gi_plan p)
       if (WT) ix = dd_add(tx, ix);
     }
   }
-  if (tid == 31) {
-    xw[0] = iy;
-    xw[1] = ix;
+  if (t.tid == 31) {
+    s.xw[0] = iy;
+    s.xw[1] = ix;
   }
-  dd st_y = shfl_up_dd(iy, 1), st_x = shfl_up_dd(ix, 1);
-  if (tw == 0) { st_y = dd_make(0.0); st_x = dd_make(0.0); }
+  dd ry = shfl_up_dd(iy, 1), rx = shfl_up_dd(ix, 1);
+  if (tw == 0) { ry = dd_make(0.0); rx = dd_make(0.0); }
   __syncthreads();
-  if (tc >= 32) {
-    st_y = dd_add(xw[0], st_y);
-    if (WT) st_x = dd_add(xw[1], st_x);
+  if (t.tc >= 32) {
+    ry = dd_add(s.xw[0], ry);
+    if (WT) rx = dd_add(s.xw[1], rx);
   }
-  {
-    dd ry = st_y, rx = st_x;
-    const int o = spos(q, first + 1);
+  st_y = ry;
+  st_x = rx;
+}
+
+/* Phase "sums": the chunk's running sums, relative to its first point, into
+ * the thread's 16 point slots. The thread's totals come first, and its
+ * sums are written once its start is known, so that shared memory is
+ * written once per point. Values or weights beyond the window flag the
+ * batch: the CPU's exact passes solve it. */
+template <bool WT>
+__device__ __forceinline__ void running_sums(const gi_plan &p, const chunk_smem<WT> &s,
+                                             const chunk_thread &t, const double (&v)[PTS],
+                                             const double (&wv)[PTS])
+{
+  dd sy, sx;
+  if (thread_totals<WT>(v, wv, t.np, sy, sx)) atomicOr(p.flag, GI_FLAG_RANGE);
+  const int tw = t.tc < 32 ? t.tc : t.tc - 32;
+  dd ry, rx;
+  thread_start<WT>(s, t, sy, sx, tw, ry, rx);
+  const int o = spos(t.q, t.first + 1);
 #pragma unroll
-    for (int k = 0; k < PTS; k++) {
-      if (k < np) {
-        if (WT) {
-          ry = dd_add(ry, two_prod(wv[k], v[k]));
-          rx = dd_add_d(rx, wv[k]);
-          Xs[o + k] = rx;
-        } else {
-          ry = dd_add_d(ry, v[k]);
-        }
-        Ys[o + k] = ry;
+  for (int k = 0; k < PTS; k++) {
+    if (k < t.np) {
+      if (WT) {
+        ry = dd_add(ry, two_prod(wv[k], v[k]));
+        rx = dd_add_d(rx, wv[k]);
+        s.Xs[o + k] = rx;
+      } else {
+        ry = dd_add_d(ry, v[k]);
       }
+      s.Ys[o + k] = ry;
     }
   }
   __syncthreads();
-  PROF_MARK(1);
+}
 
-  /* the thread's hull: the monotone chain with its stack in a bit mask;
-   * a is the entry under the top b, found again by counting zeros.
-   * Unweighted abscissae here are thread-relative: turns do not mind. */
+/* The lower hull of the thread's points first .. first + np by the
+ * monotone chain, its stack a bit mask with bit k for point first + k. a is
+ * the entry under the top b, found again by counting zeros; each step pops
+ * b or pushes point k. Unweighted abscissae here are thread-relative: turns
+ * do not mind. */
+template <bool WT>
+__device__ __forceinline__ uint32_t monotone_chain(const chunk_smem<WT> &s, const chunk_thread &t)
+{
+  const int q = t.q, first = t.first, np = t.np;
   uint32_t mask = 0u;
   if (np > 0) {
     mask = 1u;
     int a = -1, b = 0, k = 1;
-    pt pa = own_point<WT>(Ys, Xs, q, first, 0), pb = pa;
-    pt pk = own_point<WT>(Ys, Xs, q, first, 1);
+    pt pa = own_point<WT>(s.Ys, s.Xs, q, first, 0), pb = pa;
+    pt pk = own_point<WT>(s.Ys, s.Xs, q, first, 1);
     while (k <= np) {
       if (a >= 0 && !convex_at(pa, pb, pk)) {
         mask &= ~(1u << b);
@@ -261,142 +329,193 @@ __global__ void __launch_bounds__(THREADS) chunk_kernel(gi_plan p)
         pb = pa;
         uint32_t below = mask & ((1u << a) - 1u);
         a = below ? 31 - __clz(below) : -1;
-        pa = own_point<WT>(Ys, Xs, q, first, a > 0 ? a : 0);
+        pa = own_point<WT>(s.Ys, s.Xs, q, first, a > 0 ? a : 0);
       } else {
         mask |= 1u << k;
         a = b; pa = pb;
         b = k; pb = pk;
         k++;
-        pk = own_point<WT>(Ys, Xs, q, first, k <= np ? k : np);
+        pk = own_point<WT>(s.Ys, s.Xs, q, first, k <= np ? k : np);
       }
     }
   }
-  /* a word of a chunk of two lanes or more: an even thread's bits 0..16
-   * and the next one's shifted by 16 (they share point 16); a chunk of one
-   * lane has its word to itself. The chunk's end point, when it starts a
-   * word, goes into the chunk's next word. */
-  {
-    uint32_t other = __shfl_xor_sync(0xffffffffu, mask, 1);
-    if (c.L == 1) other = 0u;
-    if ((tc & 1) == 0 && np > 0) W[wb + (tc >> 1)] = (mask & 0x1ffffu) | (other << 16);
-    if (np > 0 && first + np == c.cnt && (c.cnt & 31) == 0 && ((mask >> np) & 1u))
-      W[wb + (c.cnt >> 5)] = 1u;
-  }
-  __syncthreads();
-  PROF_MARK(2);
+  return mask;
+}
 
-  /* six rounds of merges within the chunk, walking to each bridge */
+/* Phase "hull": the thread's hull into the chunk's vertex words, in which
+ * bit i is the chunk's point i. A word of a chunk of two lanes or more
+ * holds an even thread's bits 0..16 and the next one's shifted by 16 (they
+ * share point 16); a chunk of one lane has its word to itself. The chunk's
+ * end point, when it starts a word, goes into the chunk's next word. */
+template <bool WT>
+__device__ __forceinline__ void thread_hull(const chunk_smem<WT> &s, const chunk_thread &t)
+{
+  const uint32_t mask = monotone_chain<WT>(s, t);
+  uint32_t other = __shfl_xor_sync(0xffffffffu, mask, 1);
+  if (t.c.L == 1) other = 0u;
+  if ((t.tc & 1) == 0 && t.np > 0) s.W[t.q + (t.tc >> 1)] = (mask & 0x1ffffu) | (other << 16);
+  if (t.np > 0 && t.first + t.np == t.c.cnt && (t.c.cnt & 31) == 0 && ((mask >> t.np) & 1u))
+    s.W[t.q + (t.c.cnt >> 5)] = 1u;
+  __syncthreads();
+}
+
+/* The bridge of the two neighbouring hulls that share point sp, the left
+ * one's points lo_end .. sp and the right one's sp .. hi_end, Wc being the
+ * chunk's vertex words. Returns false when the chain is convex at sp, which
+ * then stays a vertex. Otherwise the ends, from the vertices either side
+ * of sp, move apart until the line between them supports both hulls; they
+ * are returned in a_out and b_out, and their points stay in registers. */
+template <bool WT>
+__device__ __forceinline__ bool find_bridge(const chunk_smem<WT> &s, const uint32_t *Wc, int q,
+                                            int sp, int lo_end, int hi_end, int &a_out,
+                                            int &b_out)
+{
+  int a = prev_vertex(Wc, sp), b = next_vertex(Wc, sp);
+  pt pb, pa; /* b first: declared a first, nvcc 13 gives the unweighted walk 6 more instructions */
+  pa = point_at<WT>(s.Ys, s.Xs, q, a);
+  pb = point_at<WT>(s.Ys, s.Xs, q, b);
+  if (convex_at(pa, point_at<WT>(s.Ys, s.Xs, q, sp), pb)) return false;
+  bool moved = true;
+  int steps = 0;
+  while (moved) {
+    moved = false;
+    while (a > lo_end) {
+      int a2 = prev_vertex(Wc, a);
+      pt p2 = point_at<WT>(s.Ys, s.Xs, q, a2);
+      steps++;
+      if (convex_at(p2, pa, pb)) break;
+      a = a2; pa = p2; moved = true;
+    }
+    while (b < hi_end) {
+      int b2 = next_vertex(Wc, b);
+      pt p2 = point_at<WT>(s.Ys, s.Xs, q, b2);
+      steps++;
+      if (convex_at(pa, pb, p2)) break;
+      b = b2; pb = p2; moved = true;
+    }
+  }
+  PROF_COUNT(5, steps + 1); /* walk steps, in profiling builds */
+  (void) steps;
+  a_out = a;
+  b_out = b;
+  return true;
+}
+
+/* Clears the bits strictly between the bridge's ends a and b. A word with
+ * nothing to clear is not written, as the neighbouring merge may be writing
+ * the word that holds b. */
+__device__ __forceinline__ void clear_under_bridge(uint32_t *Wc, int a, int b)
+{
+  for (int wi = a >> 5; wi <= (b >> 5); wi++) {
+    int lo = wi << 5;
+    uint32_t gone = 0xffffffffu;
+    if (a >= lo) gone &= ~((2u << (a - lo)) - 1u);   /* bits > a */
+    if (b < lo + 32) gone &= (1u << (b - lo)) - 1u;   /* bits < b */
+    if (gone) Wc[wi] &= ~gone;
+  }
+}
+
+/* Phase "merge": the threads' hulls merge pairwise in six rounds, round g
+ * (1, 2, .. 32) joining hulls of g threads. The first thread of each pair
+ * that has a right hull finds the bridge over the shared point and clears
+ * the vertices under it; a barrier closes each round. */
+template <bool WT>
+__device__ __forceinline__ void merge_rounds(const chunk_smem<WT> &s, const chunk_thread &t)
+{
+  const int q = t.q, tc = t.tc;
+  const gi_chunk &c = t.c;
+  uint32_t *Wc = s.W + q;
   for (int g = 1; g < THREADS; g <<= 1) {
     if (c.cnt > 0 && tc % (2 * g) == 0 && tc + g < c.L && (tc + g) * PTS < c.cnt) {
-      const int s = (tc + g) * PTS, lo_end = tc * PTS;
+      const int sp = (tc + g) * PTS, lo_end = tc * PTS;
       const int hi_end = min((tc + 2 * g) * PTS, c.cnt);
-      int a = prev_vertex(W + wb, s), b = next_vertex(W + wb, s);
-      pt pa = point_at<WT>(Ys, Xs, q, a), pb = point_at<WT>(Ys, Xs, q, b);
-      if (!convex_at(pa, point_at<WT>(Ys, Xs, q, s), pb)) {
-        /* the ends move apart until the line between them supports both
-         * hulls; the ends' points stay in registers */
-        bool moved = true;
-        int steps = 0;
-        while (moved) {
-          moved = false;
-          while (a > lo_end) {
-            int a2 = prev_vertex(W + wb, a);
-            pt p2 = point_at<WT>(Ys, Xs, q, a2);
-            steps++;
-            if (convex_at(p2, pa, pb)) break;
-            a = a2; pa = p2; moved = true;
-          }
-          while (b < hi_end) {
-            int b2 = next_vertex(W + wb, b);
-            pt p2 = point_at<WT>(Ys, Xs, q, b2);
-            steps++;
-            if (convex_at(pa, pb, p2)) break;
-            b = b2; pb = p2; moved = true;
-          }
-        }
-        PROF_COUNT(5, steps + 1); /* walk steps, in profiling builds */
-        (void) steps;
-        /* the points strictly between the bridge's ends are gone; a word
-         * with nothing to clear is not written, as the neighbouring merge
-         * may be writing the word that holds b */
-        for (int wi = a >> 5; wi <= (b >> 5); wi++) {
-          int lo = wi << 5;
-          uint32_t gone = 0xffffffffu;
-          if (a >= lo) gone &= ~((2u << (a - lo)) - 1u);   /* bits > a */
-          if (b < lo + 32) gone &= (1u << (b - lo)) - 1u;   /* bits < b */
-          if (gone) W[wb + wi] &= ~gone;
-        }
-      }
+      int a, b;
+      if (find_bridge<WT>(s, Wc, q, sp, lo_end, hi_end, a, b)) clear_under_bridge(Wc, a, b);
     }
     __syncthreads();
   }
-  PROF_MARK(3);
+}
 
-  if (c.mid < 0) {
-    /* whole problems (and idle lanes): each element gets the slope of the
-     * edge above it. The threads of a problem take its elements in turn,
-     * each warp a contiguous half of a problem that spans both, so that
-     * the stores coalesce and each value's predecessor is held by the
-     * neighbouring lane, or by the other warp at the half: a step the
-     * wrong way flags the batch (GI_FLAG_STEP). */
-    T *fit = (T *) p.fit;
-    const int G = min(c.L, 32);          /* the problem's threads in this warp */
-    const int tl = tc & 31;              /* this thread's place among them */
-    const int glane0 = lane - tl;        /* the lane of the first of them */
-    const int eb = (tc >> 5) * 32 * PTS; /* the first element of this warp's part */
-    const int here = min(c.cnt - eb, 32 * PTS);
-    int rounds = here > 0 ? (here + G - 1) / G : 0;
-    for (int off = 16; off > 0; off >>= 1)
-      rounds = max(rounds, __shfl_xor_sync(0xffffffffu, rounds, off));
-    int vl = -1, vr = -1;
-    double val = 0.0;
-    T before = (T) 0, head = (T) 0;
-    bool bad = false;
-    for (int t = 0; t < rounds; t++) {
-      const int e = eb + tl + G * t;
-      const bool on = tl + G * t < here;
-      T z = (T) 0;
-      if (on) {
-        if (e >= vr) { /* past the cached edge: the one over element e */
-          vl = prev_vertex(W + wb, e + 1);
-          vr = next_vertex(W + wb, vl);
-          val = slope(point_at<WT>(Ys, Xs, q, vl), point_at<WT>(Ys, Xs, q, vr));
-        }
-        z = (T) (p.decreasing ? -val : val);
-        fit[c.e0 + e] = z;
-        if (p.starts) p.starts[c.e0 + e] = (unsigned char) (vl == e);
-        if (t == 0) head = z;
-        /* the second warp's part starts after the first's last value */
-        if (tc == 31 && c.L == THREADS && e == 32 * PTS - 1) *xv = (double) z;
+/* Phase "out" for whole problems (and idle lanes): each element gets the
+ * slope of the hull's edge above it, the edge cached while the thread's
+ * elements stay under it. The threads of a problem take its elements in
+ * turn, each warp a contiguous half of a problem that spans both, so that
+ * the stores coalesce and each value's predecessor is held by the
+ * neighbouring lane, or by the other warp at the half: a step the wrong way
+ * flags the batch (GI_FLAG_STEP). Sums that left double range (an end
+ * point not finite) flag it GI_FLAG_RANGE. */
+template <typename T, bool WT>
+__device__ __forceinline__ void fit_whole(const gi_plan &p, const chunk_smem<WT> &s,
+                                          const chunk_thread &t)
+{
+  const gi_chunk &c = t.c;
+  const int q = t.q, tc = t.tc, lane = t.lane;
+  const uint32_t *Wc = s.W + q;
+  T *fit = (T *) p.fit;
+  const int G = min(c.L, 32);          /* the problem's threads in this warp */
+  const int tl = tc & 31;              /* this thread's place among them */
+  const int glane0 = lane - tl;        /* the lane of the first of them */
+  const int eb = (tc >> 5) * 32 * PTS; /* the first element of this warp's part */
+  const int here = min(c.cnt - eb, 32 * PTS);
+  int rounds = here > 0 ? (here + G - 1) / G : 0;
+  for (int off = 16; off > 0; off >>= 1)
+    rounds = max(rounds, __shfl_xor_sync(0xffffffffu, rounds, off));
+  int vl = -1, vr = -1;
+  double val = 0.0;
+  T before = (T) 0, head = (T) 0;
+  bool bad = false;
+  for (int r = 0; r < rounds; r++) {
+    const int e = eb + tl + G * r;
+    const bool on = tl + G * r < here;
+    T z = (T) 0;
+    if (on) {
+      if (e >= vr) { /* past the cached edge: the one over element e */
+        vl = prev_vertex(Wc, e + 1);
+        vr = next_vertex(Wc, vl);
+        val = slope(point_at<WT>(s.Ys, s.Xs, q, vl), point_at<WT>(s.Ys, s.Xs, q, vr));
       }
-      T left = __shfl_sync(0xffffffffu, z, lane > 0 ? lane - 1 : 0);
-      T last = __shfl_sync(0xffffffffu, z, glane0 + G - 1);
-      if (on && e > eb) {
-        T zp = tl > 0 ? left : before;
-        bad |= p.decreasing ? z > zp : z < zp;
-      }
-      before = last;
+      z = (T) (p.decreasing ? -val : val);
+      fit[c.e0 + e] = z;
+      if (p.starts) p.starts[c.e0 + e] = (unsigned char) (vl == e);
+      if (r == 0) head = z;
+      /* the second warp's part starts after the first's last value */
+      if (tc == 31 && c.L == THREADS && e == 32 * PTS - 1) *s.xv = (double) z;
     }
-    __syncthreads();
-    if (tc == 32 && c.cnt > 32 * PTS) {
-      T zp = (T) *xv;
-      bad |= p.decreasing ? head > zp : head < zp;
+    T left = __shfl_sync(0xffffffffu, z, lane > 0 ? lane - 1 : 0);
+    T last = __shfl_sync(0xffffffffu, z, glane0 + G - 1);
+    if (on && e > eb) {
+      T zp = tl > 0 ? left : before;
+      bad |= p.decreasing ? z > zp : z < zp;
     }
-    if (bad) atomicOr(p.flag, GI_FLAG_STEP);
-    if (np > 0 && first + np == c.cnt && !isfinite(point_at<WT>(Ys, Xs, q, c.cnt).y.hi))
-      atomicOr(p.flag, GI_FLAG_RANGE);
-    PROF_MARK(4);
-    return;
+    before = last;
   }
+  __syncthreads();
+  if (tc == 32 && c.cnt > 32 * PTS) {
+    T zp = (T) *s.xv;
+    bad |= p.decreasing ? head > zp : head < zp;
+  }
+  if (bad) atomicOr(p.flag, GI_FLAG_STEP);
+  if (t.np > 0 && t.first + t.np == c.cnt && !isfinite(point_at<WT>(s.Ys, s.Xs, q, c.cnt).y.hi))
+    atomicOr(p.flag, GI_FLAG_RANGE);
+}
 
-  /* a chunk of a long problem: write its hull once, ranked by a scan over
-   * its 33 words (the first warp) */
-  if (warp == 1) return;
-  uint32_t mine = W[lane], extra = lane == 31 ? W[32] : 0u;
+/* Phase "out" for a chunk of a long problem, whose 64 lanes are the
+ * block's, run by the first warp: the chunk's hull written once to its
+ * vertex slot, each vertex ranked by a scan over the chunk's 33 words; a
+ * descriptor of one segment spanning it; and the chunk's totals, which
+ * gi_launch_chunk_starts scans (sums beyond double range flag
+ * GI_FLAG_RANGE). */
+template <bool WT>
+__device__ __forceinline__ void write_chunk_hull(const gi_plan &p, const chunk_smem<WT> &s,
+                                                 const chunk_thread &t)
+{
+  const gi_chunk &c = t.c;
+  const int lane = t.lane;
+  uint32_t mine = s.W[lane], extra = lane == 31 ? s.W[32] : 0u;
   int nv = __popc(mine) + __popc(extra), pos = nv;
   for (int off = 1; off < 32; off <<= 1) {
-    int t = __shfl_up_sync(0xffffffffu, pos, off);
-    if (lane >= off) pos += t;
+    int u = __shfl_up_sync(0xffffffffu, pos, off);
+    if (lane >= off) pos += u;
   }
   int total = __shfl_sync(0xffffffffu, pos, 31);
   pos -= nv;
@@ -408,7 +527,7 @@ __global__ void __launch_bounds__(THREADS) chunk_kernel(gi_plan p)
       int bit = __ffs(m) - 1;
       m &= m - 1u;
       int qp = (wi << 5) + bit;
-      pt vx = point_at<WT>(Ys, Xs, 0, qp);
+      pt vx = point_at<WT>(s.Ys, s.Xs, 0, qp);
       p.slot_idx[so + pos] = (int16_t) qp;
       p.slot_y[so + pos] = vx.y;
       if (WT) p.slot_x[so + pos] = vx.x;
@@ -418,12 +537,42 @@ __global__ void __launch_bounds__(THREADS) chunk_kernel(gi_plan p)
   if (lane == 0) {
     p.desc[c.mid] = gi_seg{c.mid, 0, total - 1};
     p.count[c.mid] = 1;
-    /* the chunk's totals, which gi_launch_chunk_starts scans */
-    pt end = point_at<WT>(Ys, Xs, 0, c.cnt);
+    pt end = point_at<WT>(s.Ys, s.Xs, 0, c.cnt);
     p.ctotal[2 * c.mid] = end.x;
     p.ctotal[2 * c.mid + 1] = end.y;
     if (!isfinite(end.y.hi)) atomicOr(p.flag, GI_FLAG_RANGE);
   }
+}
+
+/* The phases in turn, each ending at a barrier that every thread of the
+ * block reaches (the last phase but for its end). A block holds whole
+ * problems, or one chunk of a long problem, so that its threads all take
+ * the same output. PROF_MARK(k) closes phase k in profiling builds. */
+template <typename T, bool WT>
+__global__ void __launch_bounds__(THREADS) chunk_kernel(gi_plan p)
+{
+  extern __shared__ double smem_d[];
+  const chunk_smem<WT> s(smem_d);
+  const int tid = threadIdx.x;
+  PROF_START;
+  const chunk_thread t = place_thread(p, tid);
+
+  double v[PTS], wv[PTS];
+  load_values<T, WT>(p, s, t, v, wv);
+  PROF_MARK(0);
+  running_sums<WT>(p, s, t, v, wv);
+  PROF_MARK(1);
+  thread_hull<WT>(s, t);
+  PROF_MARK(2);
+  merge_rounds<WT>(s, t);
+  PROF_MARK(3);
+  if (t.c.mid < 0) {
+    fit_whole<T, WT>(p, s, t);
+    PROF_MARK(4);
+    return;
+  }
+  if (t.warp == 1) return; /* the first warp writes a long chunk's hull */
+  write_chunk_hull<WT>(p, s, t);
   PROF_MARK(4);
 }
 
