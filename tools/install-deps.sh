@@ -22,6 +22,7 @@ r-cran-knitr      r:knitr
 r-cran-rmarkdown  r:rmarkdown
 r-cran-iso        r:Iso
 r-cran-fdrtool    r:fdrtool
+r-cran-gmp        r:gmp
 pandoc            cmd:pandoc
 qpdf              cmd:qpdf
 tidy              cmd:tidy
