@@ -1,4 +1,4 @@
-# gpu_info(), device selection and the thread option.
+# gpu_info(), device selection and the option of threads (R/device.R).
 
 test_that("gpu_info() has the documented shape", {
   info <- gpu_info()
@@ -19,25 +19,6 @@ test_that("gpu_info() has the documented shape", {
   if (!info$available) expect_true(nzchar(info$reason))
   expect_output(print(info), "CUDA compiled in")
   expect_output(print(info), "CPU threads")
-})
-
-test_that("the default threads are half the processors, 2 under R CMD check, or GPUISO_THREADS", {
-  dt <- gpuiso:::default_threads
-  expect_identical(dt(c("", ""), procs = 16L), 8L)
-  expect_identical(dt(c("", ""), procs = 3L), 1L)
-  expect_identical(dt(c("", ""), procs = 1L), 1L)
-  expect_identical(dt(c("", "TRUE"), procs = 16L), 2L)
-  expect_identical(dt(c("", "true"), procs = 16L), 2L)
-  expect_identical(dt(c("", "false"), procs = 16L), 8L)
-  expect_identical(dt(c("12", ""), procs = 16L), 12L)
-  expect_identical(dt(c("12", "TRUE"), procs = 16L), 2L)
-  expect_identical(dt(c("1", "TRUE"), procs = 16L), 1L)
-  for (bad in c("0", "-2", "2.5", "two", "NA")) {
-    expect_warning(t <- dt(c(bad, ""), procs = 16L), "GPUISO_THREADS must be a positive whole number")
-    expect_identical(t, 8L)
-  }
-  # what the package set when it loaded, under this test run
-  expect_true(is.integer(getOption("gpuiso.threads")))
 })
 
 test_that("gpu_info()$threads follows options(gpuiso.threads)", {
