@@ -257,7 +257,8 @@ fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
   pooled <- on_device(device,
     gpu = gpu_calibrate(scores, outcomes, weights, g),
     cpu = cpu_calibrate(scores, outcomes, weights, g, device, label, ecall))
-  # (for the CPU's points, checked again: they were before their fit)
+  # every curve needs two distinct scores: the GPU's points are checked
+  # here, the CPU's were before their fit
   check_distinct_scores(pooled$offsets, label, ecall)
   # under bounds the isotonic fit is the unbounded one, clipped
   if (bounds[1L] > 0 || bounds[2L] < 1) {
