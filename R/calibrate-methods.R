@@ -162,6 +162,13 @@ residuals.gpuiso_calibration <- function(object, ...) {
 
 #' @rdname gpuiso_calibration-methods
 #' @export
+coef.gpuiso_calibration <- function(object, ...) not_applicable(
+  "`coef()` does not apply to an isotonic calibration: its curves have no coefficients. ",
+  "Use `x$curves` for the fitted scores and calibrated values, or `predict()` to evaluate ",
+  "the curves.")
+
+#' @rdname gpuiso_calibration-methods
+#' @export
 nobs.gpuiso_calibration <- function(object, ...) {
   check_dots(..., fn = "nobs()")
   w <- object$data$weights
@@ -170,23 +177,11 @@ nobs.gpuiso_calibration <- function(object, ...) {
 
 #' @rdname gpuiso_calibration-methods
 #' @export
-coef.gpuiso_calibration <- function(object, ...) {
-  abort_input(paste0("`coef()` does not apply to an isotonic calibration: its curves ",
-                     "have no coefficients. Use `x$curves` for the fitted scores and ",
-                     "calibrated values, or `predict()` to evaluate the curves."),
-              sys.call())
-}
-
-#' @rdname gpuiso_calibration-methods
-#' @export
-logLik.gpuiso_calibration <- function(object, ...) {
-  abort_input(paste0("`logLik()` does not apply to an isotonic calibration: its ",
-                     "curves are least-squares step functions, with no likelihood ",
-                     "and no count of parameters. Assess them with ",
-                     "`reliability_diagram()` (the Brier score and its ",
-                     "decomposition) or with a proper score of `predict()` on new data."),
-              sys.call())
-}
+logLik.gpuiso_calibration <- function(object, ...) not_applicable(
+  "`logLik()` does not apply to an isotonic calibration: its curves are least-squares step ",
+  "functions, with no likelihood and no count of parameters. Assess them with ",
+  "`reliability_diagram()` (the Brier score and its decomposition) or with a proper score ",
+  "of `predict()` on new data.")
 
 #' Plot an isotonic calibration curve
 #'

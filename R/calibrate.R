@@ -253,24 +253,13 @@ fit_calibration <- function(v, na.action, y_min, y_max, device, call, ecall) {
                            min_n = gpu_min_n(default = gpu_sort_min_n_default))
   # On the GPU the sort and the pooling of ties happen on the device too;
   # zero weights (rare) are pooled on the CPU, as is anything the device
-  # sort cannot take.
-  pooled <- NULL
-  if (device == "gpu" && (is.null(weights) || min(weights) > 0)) {
-    pooled <- gpu_calibrate(scores, outcomes, weights, g)
-  }
-  if (is.null(pooled)) {
-    pooled <- pool_scores(scores, outcomes, weights, g)
-    check_pooled_weights(pooled, label, ecall)
-    check_distinct_scores(pooled$offsets, label, ecall)
-    if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, ecall)
-    # the pooled points weigh what they pool: counts, or summed weights
-    res <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
-                      decreasing = FALSE, device = device)
-    pooled$value <- pmin(pmax(res$fit, 0), 1)
-    pooled$device <- res$device
-  } else {
-    check_distinct_scores(pooled$offsets, label, ecall)
-  }
+  # sort cannot take: the CPU's points are then fitted on `device`.
+  pooled <- on_device(device,
+    gpu = gpu_calibrate(scores, outcomes, weights, g),
+    cpu = cpu_calibrate(scores, outcomes, weights, g, device, label, ecall))
+  # every curve needs two distinct scores: the GPU's points are checked
+  # here, the CPU's were before their fit
+  check_distinct_scores(pooled$offsets, label, ecall)
   # under bounds the isotonic fit is the unbounded one, clipped
   if (bounds[1L] > 0 || bounds[2L] < 1) {
     pooled$value <- pmin(pmax(pooled$value, bounds[1L]), bounds[2L])
@@ -378,16 +367,30 @@ is_own_na_action <- function(na.action) {
              identical, NA, na.action))
 }
 
-# Sorted, pooled and fitted on the GPU: list(score, value, weight, offsets,
-# device), or NULL when the CPU must prepare the points instead.
+# Sorted, pooled and fitted on the GPU: for on_device(), the engine's
+# list(score, value, weight, offsets, status), or NULL when the CPU must
+# prepare the points instead (zero weights, sums that plain doubles would
+# round).
 gpu_calibrate <- function(scores, outcomes, weights, g) {
-  if (!sums_exact_in_doubles(outcomes, weights)) return(NULL)
-  res <- .Call(ffi_gpu_calibrate, scores, outcomes, weights, g$code,
-               length(g$labels), resolve_threads())
-  # a failure of the engine is raised in C; "range": the CPU prepares them
-  if (identical(res$status, "range")) return(NULL)
-  res$device <- "gpu"
-  res
+  positive <- is.null(weights) || min(weights) > 0
+  if (!positive || !sums_exact_in_doubles(outcomes, weights)) return(NULL)
+  .Call(ffi_gpu_calibrate, scores, outcomes, weights, g$code,
+        length(g$labels), resolve_threads())
+}
+
+# Sorted and pooled on the CPU, checked, and fitted on `device`:
+# list(score, value, weight, offsets, device).
+cpu_calibrate <- function(scores, outcomes, weights, g, device, label, call) {
+  pooled <- pool_scores(scores, outcomes, weights, g)
+  check_pooled_weights(pooled, label, call)
+  check_distinct_scores(pooled$offsets, label, call)
+  if (!is.null(weights)) check_weights_positive(pooled$weight, pooled$offsets, label, call)
+  # the pooled points weigh what they pool: counts, or summed weights
+  res <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
+                    decreasing = FALSE, device = device)
+  pooled$value <- pmin(pmax(res$fit, 0), 1)
+  pooled$device <- res$device
+  pooled
 }
 
 # Whether plain double sums of the weights, and of weights times outcomes,

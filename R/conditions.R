@@ -29,6 +29,11 @@ abort_device <- function(message, call) {
   stop(gpuiso_error("device", message, call))
 }
 
+# The body of a method whose generic does not apply to its class of fit
+# (coef() of a step function): an input error for the method's call, whose
+# message, `...` pasted, says what to use instead.
+not_applicable <- function(...) abort_input(paste0(...), sys.call(-1L))
+
 # The errors of the C glue: gi_abort() calls this with the kind, the
 # message, the argument (or NULL) and the position (or NA). A failure of the
 # GPU engine gets gpu_failure()'s wording.

@@ -158,33 +158,24 @@ knots.gpuiso_idr <- function(Fn, ...) {
 #' @rdname gpuiso_idr-methods
 #' @importFrom stats coef na.omit
 #' @export
-coef.gpuiso_idr <- function(object, ...) {
-  abort_input(paste0("An IDR fit has no coefficients: it estimates a whole ",
-                     "conditional distribution at each covariate value. Use ",
-                     "`predict()` for predictive distributions, then `cdf()` ",
-                     "or `qpred()` for their probabilities and quantiles."),
-              sys.call())
-}
+coef.gpuiso_idr <- function(object, ...) not_applicable(
+  "An IDR fit has no coefficients: it estimates a whole conditional distribution at each ",
+  "covariate value. Use `predict()` for predictive distributions, then `cdf()` or ",
+  "`qpred()` for their probabilities and quantiles.")
 
 #' @rdname gpuiso_idr-methods
 #' @importFrom stats logLik
 #' @export
-logLik.gpuiso_idr <- function(object, ...) {
-  abort_input(paste0("An IDR fit has no likelihood: its predictive ",
-                     "distributions are step functions without a density. ",
-                     "Use `crps()` to score them (or `bscore()`, `qscore()`)."),
-              sys.call())
-}
+logLik.gpuiso_idr <- function(object, ...) not_applicable(
+  "An IDR fit has no likelihood: its predictive distributions are step functions without ",
+  "a density. Use `crps()` to score them (or `bscore()`, `qscore()`).")
 
 #' @rdname gpuiso_idr-methods
 #' @export
-residuals.gpuiso_idr <- function(object, ...) {
-  abort_input(paste0("An IDR fit has no residuals: it predicts a distribution, ",
-                     "not a value. Use `crps()` for the score of each ",
-                     "observation, `pit()` for its probability integral ",
-                     "transform, or `qpred(predict(fit), 0.5)` for medians."),
-              sys.call())
-}
+residuals.gpuiso_idr <- function(object, ...) not_applicable(
+  "An IDR fit has no residuals: it predicts a distribution, not a value. Use `crps()` for ",
+  "the score of each observation, `pit()` for its probability integral transform, or ",
+  "`qpred(predict(fit), 0.5)` for medians.")
 
 #' Plot an IDR fit
 #'

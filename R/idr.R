@@ -190,7 +190,7 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
     x = xu, weight = weight, thresholds = thresholds,
     ptr = res$ptr, start = res$start, value = res$value,
     n = length(y), yname = input$yname, xname = input$xname,
-    device = if (is.null(res$device)) device else res$device, call = call,
+    device = res$device, call = call,
     data = list(x = x, y = y, weights = w, names = input$names))
   fit$na.action <- input$na.action
   fit$terms <- input$terms
@@ -226,31 +226,24 @@ idr_weights <- function(xk, xcode, wk, xu, xname, call) {
 # w (NULL for unit weights, else positive doubles, one per observation), m
 # (the number of distinct covariate values, each with positive weight), K
 # (the number of thresholds; the last is >= every y, so every kcode < K).
-# Returns list(ptr = double K + 1, start = integer, value = double): the
-# blocks of every threshold as documented in ?idr; with `device` ("cpu")
-# when the GPU handed the fit to the CPU.
+# Returns list(ptr = double K + 1, start = integer, value = double, device):
+# the blocks of every threshold as documented in ?idr, and the engine that
+# fitted them ("cpu" also where the GPU handed the fit to the CPU).
 idr_engine <- function(xcode, kcode, w, m, K, device) {
-  if (device == "gpu") {
-    idr_fit_gpu(xcode, kcode, w, m, K)
-  } else {
-    .Call(ffi_idr_fit, xcode, kcode, w, as.double(m), as.double(K))
-  }
+  on_device(device,
+    gpu = idr_fit_gpu(xcode, kcode, w, m, K),
+    cpu = .Call(ffi_idr_fit, xcode, kcode, w, as.double(m), as.double(K)))
 }
 
-# The GPU engine of idr(): same arguments and result as idr_engine(). The
-# threshold problems are built on the device from xcode and kcode, solved in
-# slabs, and only their blocks come back; beyond what the device path takes
-# (2^31 observations) the CPU fits.
+# The GPU engine of idr(), for on_device(): the threshold problems are built
+# on the device from xcode and kcode, solved in slabs, and only their blocks
+# come back (with the status "range" beyond the 2^31 observations the device
+# path takes); NULL for weights whose sums plain doubles would round.
 idr_fit_gpu <- function(xcode, kcode, w, m, K) {
   # the device sums weights in plain doubles: exact only for whole numbers
-  if (sums_exact_in_doubles(weights = w)) {
-    res <- .Call(ffi_gpu_idr, xcode, kcode, w, as.double(m), as.double(K),
-                 resolve_threads())
-    # a failure of the engine is raised in C; "range": the CPU fits instead
-    if (!identical(res$status, "range")) return(res[c("ptr", "start", "value")])
-  }
-  res <- .Call(ffi_idr_fit, xcode, kcode, w, as.double(m), as.double(K))
-  c(res, list(device = "cpu"))
+  if (!sums_exact_in_doubles(weights = w)) return(NULL)
+  .Call(ffi_gpu_idr, xcode, kcode, w, as.double(m), as.double(K),
+        resolve_threads())
 }
 
 # From how many observations device = "auto" fits IDR on the GPU (when one

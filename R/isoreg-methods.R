@@ -182,8 +182,6 @@ logLik.gpuiso_isoreg <- function(object, ...) {
 
 #' @rdname gpuiso_isoreg-methods
 #' @export
-coef.gpuiso_isoreg <- function(object, ...) {
-  abort_input(paste0("An isotonic regression has no coefficients: its fit ",
-                     "is a step function. Use `fitted()`, `knots()`, ",
-                     "`as.stepfun()` or `predict()`."), sys.call())
-}
+coef.gpuiso_isoreg <- function(object, ...) not_applicable(
+  "An isotonic regression has no coefficients: its fit is a step function. Use `fitted()`, ",
+  "`knots()`, `as.stepfun()` or `predict()`.")

@@ -147,18 +147,17 @@ isoreg <- function(x, y = NULL, weights = NULL, decreasing = FALSE,
                            length(y), ecall,
                            min_n = gpu_min_n(default = gpu_sort_min_n_default))
 
-  res <- if (device == "gpu") gpu_isoreg(x, y, w, decreasing, single)
-  if (is.null(res)) {
-    # stats' order: by x, tied x by decreasing y (increasing y for
-    # decreasing fits), so that tied x are pooled by the fit itself; the C
-    # code orders the tied x of this fresh order(x) in place
-    ord <- if (!is_ord) order(x, method = "radix")
-    yv <- if (single) as_single(y) else y
-    wv <- if (single) as_single(w) else w
-    res <- .Call(ffi_isoreg_fit, x, yv, wv, ord, decreasing, single,
-                 resolve_threads())
-    res$device <- "cpu"
-  }
+  res <- on_device(device,
+    gpu = gpu_isoreg(x, y, w, decreasing, single),
+    cpu = {
+      # stats' order: by x, tied x by decreasing y (increasing y for
+      # decreasing fits), so that tied x are pooled by the fit itself; the
+      # C code orders the tied x of this fresh order(x) in place
+      ord <- if (!is_ord) order(x, method = "radix")
+      .Call(ffi_isoreg_fit, x, if (single) as_single(y) else y,
+            if (single) as_single(w) else w, ord, decreasing, single,
+            resolve_threads())
+    })
   if (single && length(res$blocks$weight) && max(res$blocks$weight) > float32_max) {
     abort_input(paste0("`weights` of tied `x` must sum to at most 3.4e38 for ",
                        "`precision = \"single\"`."), ecall)

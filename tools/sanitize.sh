@@ -14,7 +14,7 @@
 # Reports go to files (log_path) as well, so that reports of child R
 # processes (the corpus runs crash-prone cases in one) are counted even when
 # the test captures their output. About 5 minutes on two idle cores (9 on
-# a busy machine): seconds to build, test-isoreg-compat most of the rest.
+# a busy machine): seconds to build, test-isoreg most of the rest.
 set -eu
 cd "$(dirname "$0")/.."
 # shellcheck source=tools/dev-common.sh

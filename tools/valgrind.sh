@@ -13,7 +13,7 @@
 #
 # Valgrind runs R 10 to 50 times slower: on two cores test-vjp takes about
 # 1 minute (47 s), test-isotonic about 5 (306 s; 24 s under make sanitize),
-# and the whole suite hours (test-isoreg-compat, 3 minutes without valgrind,
+# and the whole suite hours (test-isoreg, 3 minutes without valgrind,
 # most of it).
 # Child R processes that tests start run without valgrind; make sanitize
 # covers them.

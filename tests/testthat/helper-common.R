@@ -19,6 +19,22 @@ expect_close <- function(z, r, tol = 1e-12, label = "") {
                  label, d, tol))
 }
 
+# An input error (class "gpuiso_error_input") whose message matches regexp;
+# returns the condition.
+expect_input_error <- function(expr, regexp) {
+  expect_error(expr, regexp = regexp, class = "gpuiso_error_input")
+}
+
+# Small fixed data for the snapshots of printed output and messages
+# (_snaps/): y on x for isoreg() and idr(), outcomes o of scores s for
+# iso_calibrate() and reliability_diagram(). The snapshots are what users
+# read, on the CPU engine; they run under R CMD check too (cran = TRUE):
+# plain text of fixed data, the same on every platform.
+snap <- list(x = c(1, 2, 2, 3, 4, 5, 6, 7, 8, 9),
+             y = c(2.1, 1.0, 3.5, 2.5, 4.0, 3.0, 6.0, 5.5, 7.2, 8.0),
+             s = c(0.05, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9),
+             o = c(0, 0, 0, 1, 0, 0, 1, 1, 0, 1, 1, 1))
+
 # Monotone in the stated direction, exactly.
 is_monotone <- function(z, decreasing = FALSE) {
   z <- as.vector(z)

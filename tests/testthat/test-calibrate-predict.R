@@ -1,7 +1,8 @@
-# predict() of a calibration follows the package's one rule (?prediction):
-# the same as predict() of an isoreg() fit of the pooled data, as
-# as.stepfun() of a stats::isoreg() fit, and as a brute-force reading of the
-# rule.
+# predict() of a calibration (R/calibrate-predict.R) follows the package's
+# one rule (?prediction): the same as predict() of an isoreg() fit of the
+# pooled data, as as.stepfun() of a stats::isoreg() fit, and as a
+# brute-force reading of the rule; monotone, within [0, 1]; in-sample
+# predictions.
 
 # The rule written out, one point at a time: knots u (sorted, distinct) with
 # values v at point t.
@@ -150,4 +151,63 @@ test_that("grouped predictions are each group's curve, in one pass", {
       }
     }
   }
+})
+
+test_that("predictions are monotone in the score, in [0, 1], clipped and tie-consistent", {
+  set.seed(4)
+  s <- rnorm(2000)
+  y <- rbinom(2000, 1, plogis(2 * s))
+  cal <- iso_calibrate(s, y)
+  grid <- seq(-5, 5, length.out = 1001)
+  for (interp in c("linear", "constant")) {
+    p <- predict(cal, grid, interpolation = interp)
+    expect_true(all(diff(p) >= 0))
+    expect_true(all(p >= 0 & p <= 1))
+    cv <- cal$curves[[1]]
+    expect_equal(predict(cal, c(-100, 100), interpolation = interp),
+                 cv$value[c(1, nrow(cv))])
+    expect_equal(predict(cal, cv$score, interpolation = interp), cv$value)
+  }
+  # constant (the default): the value at the next fitted score, as
+  # as.stepfun() has it; linear: in between
+  cv <- cal$curves[[1]]
+  mid <- (cv$score[10] + cv$score[11]) / 2
+  expect_equal(predict(cal, mid, interpolation = "constant"), cv$value[11])
+  expect_equal(predict(cal, mid), cv$value[11])
+  expect_equal(predict(cal, mid, interpolation = "linear"), (cv$value[10] + cv$value[11]) / 2)
+  expect_identical(predict(cal, c(NA, 0))[1], NA_real_)
+  # logical outcomes and probabilities are accepted
+  expect_equal(iso_calibrate(s, y == 1)$curves, cal$curves)
+  expect_silent(iso_calibrate(s, runif(2000)))
+})
+
+test_that("in-sample predict() and fitted() are the curves at the fit's scores", {
+  d <- calibration_data(3000, seed = 24)
+  cal <- iso_calibrate(clicked ~ score | country, data = d)
+  expect_length(fitted(cal), nrow(d))
+  ref <- numeric(nrow(d))
+  for (k in seq_along(cal$curves)) {
+    i <- which(d$country == cal$groups[k])
+    cv <- cal$curves[[k]]
+    ref[i] <- cv$value[match(d$score[i], cv$score)]
+  }
+  expect_identical(fitted(cal), ref)
+  expect_identical(predict(cal), ref)
+  expect_identical(predict(cal, d), ref)
+  expect_identical(predict(cal, d, interpolation = "linear"), ref)
+  expect_identical(residuals(cal), d$clicked - ref)
+  one <- iso_calibrate(d$score, d$clicked)
+  expect_identical(fitted(one), one$curves[[1]]$value[match(d$score, one$curves[[1]]$score)])
+  expect_error(predict(cal, groups = "DE"), "`groups` must be NULL without `newdata`",
+               class = "gpuiso_error_input")
+  # nobs() counts the observations of non-zero weight, as for lm()
+  w <- rep(1, nrow(d))
+  w[1:10] <- 0
+  expect_identical(nobs(iso_calibrate(d$score, d$clicked, weights = w)), nrow(d) - 10L)
+  expect_identical(nobs(one), nrow(d))
+  # the fit keeps the data it was given, not copies
+  s <- d$score
+  fit <- iso_calibrate(s, d$clicked)
+  expect_identical(fit$data$scores, s)
+  expect_identical(fit$data$outcomes, d$clicked)
 })

@@ -2,7 +2,8 @@
 # class c("gpuiso_error_<kind>", "gpuiso_error", "error", "condition"), built
 # by abort_from_c() (R/conditions.R) from gi_abort() (src/api_errors.c),
 # with the fields `arg` and `position`; interrupts seen by the engine become
-# R's own `interrupt` condition.
+# R's own `interrupt` condition. The messages as users read them are
+# snapshots (_snaps/conditions.md).
 
 gpuiso_class <- function(kind) {
   c(paste0("gpuiso_error_", kind), "gpuiso_error", "error", "condition")
@@ -142,4 +143,31 @@ test_that("an interrupt stops a single large fit and a one-piece batch", {
   # the state is reset
   expect_identical(isotonic(y[1:10]), isotonic(y[1:10] + 0))
   expect_true(is_monotone(isotonic(y, device = "cpu")))
+})
+
+test_that("errors report the user's call and leave inputs alone", {
+  y <- c(3, NA, 1); y0 <- y + 0
+  e <- tryCatch(isotonic(y), error = identity)
+  expect_s3_class(e, "gpuiso_error_input")
+  expect_s3_class(e, "gpuiso_error")
+  expect_match(deparse(conditionCall(e)), "isotonic")
+  expect_identical(y, y0)
+})
+
+test_that("error messages read as before", {
+  x <- snap$x
+  y <- snap$y
+  s <- snap$s
+  o <- snap$o
+  expect_snapshot(cran = TRUE, error = TRUE, isotonic(c(1, NA, 3)))
+  expect_snapshot(cran = TRUE, error = TRUE, isotonic(c(1, 2), weights = c(1, -1)))
+  expect_snapshot(cran = TRUE, error = TRUE, isotonic(1:3, weights = c(0, 0, 0)))
+  expect_snapshot(cran = TRUE, error = TRUE, isotonic(matrix(1:6, 2), weights = matrix(1, 3, 2)))
+  expect_snapshot(cran = TRUE, error = TRUE, isotonic(1e39, precision = "single"))
+  expect_snapshot(cran = TRUE, error = TRUE, isotonic(1:3, decreasng = TRUE))
+  expect_snapshot(cran = TRUE, error = TRUE, isotonic(1:3, device = "tpu"))
+  expect_snapshot(cran = TRUE, error = TRUE, isoreg(1:3, 1:4))
+  expect_snapshot(cran = TRUE, error = TRUE, iso_calibrate(s, o + 1))
+  expect_snapshot(cran = TRUE, error = TRUE, idr(y, cbind(x, x)))
+  expect_snapshot(cran = TRUE, error = TRUE, isotonic_vjp(1:3, 1:2))
 })

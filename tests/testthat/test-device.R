@@ -1,4 +1,4 @@
-# gpu_info(), device selection and the thread option.
+# gpu_info(), device selection and the option of threads (R/device.R).
 
 test_that("gpu_info() has the documented shape", {
   info <- gpu_info()
@@ -19,25 +19,6 @@ test_that("gpu_info() has the documented shape", {
   if (!info$available) expect_true(nzchar(info$reason))
   expect_output(print(info), "CUDA compiled in")
   expect_output(print(info), "CPU threads")
-})
-
-test_that("the default threads are half the processors, 2 under R CMD check, or GPUISO_THREADS", {
-  dt <- gpuiso:::default_threads
-  expect_identical(dt(c("", ""), procs = 16L), 8L)
-  expect_identical(dt(c("", ""), procs = 3L), 1L)
-  expect_identical(dt(c("", ""), procs = 1L), 1L)
-  expect_identical(dt(c("", "TRUE"), procs = 16L), 2L)
-  expect_identical(dt(c("", "true"), procs = 16L), 2L)
-  expect_identical(dt(c("", "false"), procs = 16L), 8L)
-  expect_identical(dt(c("12", ""), procs = 16L), 12L)
-  expect_identical(dt(c("12", "TRUE"), procs = 16L), 2L)
-  expect_identical(dt(c("1", "TRUE"), procs = 16L), 1L)
-  for (bad in c("0", "-2", "2.5", "two", "NA")) {
-    expect_warning(t <- dt(c(bad, ""), procs = 16L), "GPUISO_THREADS must be a positive whole number")
-    expect_identical(t, 8L)
-  }
-  # what the package set when it loaded, under this test run
-  expect_true(is.integer(getOption("gpuiso.threads")))
 })
 
 test_that("gpu_info()$threads follows options(gpuiso.threads)", {
@@ -182,4 +163,28 @@ test_that("the crossover of device = 'auto' is an option, checked", {
   # "cpu" never reads it
   expect_identical(with_opts(list(gpuiso.gpu_min_n = -1), isotonic(c(2, 1), device = "cpu")),
                    c(1.5, 1.5))
+})
+
+test_that("gpu_info() and gpu_timings() print as before", {
+  # fixed objects of the documented shape: the machine's own differ; the
+  # package's version is left out
+  no_version <- function(x) sub("^gpuiso [0-9.]+ *$", "gpuiso <version>", x)
+  devices <- data.frame(name = "NVIDIA H200", memory = 140 * 2^30, cc = "9.0")
+  gpu <- structure(list(cuda_compiled = TRUE, available = TRUE, reason = "",
+                        devices = devices, workspace = 96 * 2^20, pinned = 64 * 2^20,
+                        runtime = "12.4", driver = "12.4", nvcc = "/usr/local/cuda/bin/nvcc",
+                        nvcc_version = "12.4", openmp = TRUE, threads = 16L),
+                   class = "gpuiso_gpu_info")
+  expect_snapshot(cran = TRUE, print(gpu), transform = no_version)
+  cpu <- structure(list(cuda_compiled = FALSE, available = FALSE,
+                        reason = "CUDA was turned off at installation (GPUISO_CUDA=no or --without-cuda)",
+                        devices = devices[0L, ], workspace = 0, pinned = 0,
+                        runtime = NA_character_, driver = NA_character_, nvcc = "",
+                        nvcc_version = "", openmp = FALSE, threads = 2L),
+                   class = "gpuiso_gpu_info")
+  expect_snapshot(cran = TRUE, print(cpu), transform = no_version)
+  timings <- structure(list(total = 21.5, copy_in = 8.25, device = 3.5, copy_out = 8.75,
+                            convert = 1.25, prefault = 0.5, bytes_in = 8e8, bytes_out = 4e8),
+                       class = "gpuiso_gpu_timings")
+  expect_snapshot(cran = TRUE, print(timings))
 })

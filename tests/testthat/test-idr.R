@@ -1,6 +1,6 @@
-# idr(): the threshold sweep against per-threshold antitonic fits, the
-# representation, predict() and the evaluation functions against their
-# definitions.
+# idr() (R/idr.R): the threshold sweep against per-threshold antitonic fits
+# and against exact rational arithmetic over the whole range of doubles, the
+# representation, zero weights, bad input, and the devices.
 
 # The fit at every threshold, one column per threshold, one row per distinct
 # x, built independently: per threshold, the pooled indicators c / W and an
@@ -17,49 +17,26 @@ idr_reference <- function(y, x, w = NULL, thresholds) {
   }, numeric(nlevels(f)))
 }
 
-# The blocks expanded into an m x K matrix (for small fits only).
-idr_dense <- function(fit) {
-  m <- length(fit$x)
-  matrix(vapply(seq_along(fit$thresholds), function(k) {
-    b <- seq.int(fit$ptr[k] + 1, fit$ptr[k + 1])
-    fit$value[b][findInterval(seq_len(m) - 1L, fit$start[b])]
-  }, numeric(m)), nrow = m)
+# The exact IDR fit, rounded: one row per distinct x of positive weight, one
+# column per distinct y, and the exact summed weight per x (bigq list).
+idr_exact <- function(y, x, w) {
+  keep <- w > 0
+  y <- y[keep]; x <- x[keep]; w <- w[keep]
+  xu <- sort(unique(x)); t <- sort(unique(y))
+  wq <- lapply(w, gmp::as.bigq)
+  qsum <- function(idx) Reduce(`+`, wq[idx], gmp::as.bigq(0))
+  W <- lapply(xu, function(v) qsum(which(x == v)))
+  vals <- vapply(t, function(tk) {
+    c_ <- lapply(xu, function(v) qsum(which(x == v & y <= tk)))
+    fit <- antitonic_q(Map(`/`, c_, W), W)
+    q_to_double(do.call(c, fit))
+  }, numeric(length(xu)))
+  list(F = matrix(vals, nrow = length(xu)), W = W, x = xu, t = t)
 }
 
-# The predictive CDF of each prediction at the thresholds, by the documented
-# interpolation rule, from the dense matrix (rows: predictions).
-idr_pred_dense <- function(fit, xnew) {
-  D <- idr_dense(fit)
-  t(vapply(xnew, function(x0) {
-    xu <- fit$x
-    if (x0 <= xu[1]) return(D[1, ])
-    if (x0 >= xu[length(xu)]) return(D[length(xu), ])
-    j <- max(which(xu <= x0))
-    if (xu[j] == x0) return(D[j, ])
-    lam <- (x0 - xu[j]) / (xu[j + 1] - xu[j])
-    (1 - lam) * D[j, ] + lam * D[j + 1, ]
-  }, numeric(length(fit$thresholds))))
-}
-
-# CRPS of a step CDF (value g[k] on [t_k, t_{k+1}), 0 below t_1, 1 from t_K)
-# at y: the integral, one interval at a time.
-crps_brute <- function(t, g, y) {
-  K <- length(t)
-  s <- if (y < t[1]) t[1] - y else 0
-  if (y > t[K]) s <- s + y - t[K]
-  for (k in seq_len(K - 1L)) {
-    a <- t[k]; b <- t[k + 1L]
-    cut <- max(a, min(b, y)) # the indicator 1{z >= y} is 1 on [cut, b)
-    s <- s + (cut - a) * g[k]^2 + (b - cut) * (1 - g[k])^2
-  }
-  s
-}
-
-random_idr_data <- function(n, seed) {
-  set.seed(seed)
-  x <- sample(round(runif(n %/% 4, 0, 10), 1), n, replace = TRUE) # ties in x
-  y <- round(rgamma(n, shape = 1 + x / 3), 1)                     # ties in y
-  list(x = x, y = y, w = runif(n, 0.2, 3))
+# The fit's CDFs at its own covariate values and thresholds.
+idr_matrix_of <- function(fit) {
+  unname(cdf(predict(fit, fit$x), fit$thresholds))
 }
 
 test_that("the sweep agrees with an antitonic fit per threshold", {
@@ -154,134 +131,6 @@ test_that("zero weights leave observations out of the fit", {
   expect_length(predict(fit), 300)
 })
 
-test_that("predict(interpolation = 'linear') interpolates linearly in x and takes the nearest end outside", {
-  d <- random_idr_data(300, 6)
-  fit <- idr(d$y, d$x)
-  xu <- fit$x
-  xnew <- c(xu[1] - 5, xu[1], (xu[3] + xu[4]) / 2, xu[3] + 0.25 * (xu[4] - xu[3]),
-            xu[length(xu)], xu[length(xu)] + 1, runif(20, -1, 11))
-  p <- predict(fit, xnew, interpolation = "linear")
-  expect_s3_class(p, "gpuiso_idr_pred")
-  expect_length(p, length(xnew))
-  ref <- idr_pred_dense(fit, xnew)
-  expect_close(cdf(p, fit$thresholds), ref)
-  expect_equal(p$lambda[3], 0.5)
-  expect_equal(p$lambda[4], 0.25)
-  expect_identical(p$lambda[c(1, 2, 5, 6)], c(0, 0, 0, 0))
-  # a data frame with the covariate's name, or one column of any name
-  fitdf <- idr(d$y, data.frame(temp = d$x))
-  expect_identical(fitdf$xname, "temp")
-  expect_equal(unname(cdf(predict(fitdf, data.frame(a = 1, temp = xnew),
-                                  interpolation = "linear"), fit$thresholds)), ref)
-  expect_equal(unname(cdf(predict(fitdf, data.frame(other = xnew),
-                                  interpolation = "linear"), fit$thresholds)), ref)
-  xx <- d$x
-  expect_identical(idr(d$y, xx)$xname, "xx")
-  expect_identical(idr(d$y, cbind(u = d$x))$xname, "u")
-  # in-sample predictions: one per observation, the fitted CDF at its x
-  pin <- predict(fit)
-  expect_length(pin, 300)
-  expect_close(cdf(pin, fit$thresholds), idr_dense(fit)[match(d$x, fit$x), ])
-  # [[ gives the jumps of one CDF; [ subsets
-  one <- p[[3]]
-  expect_named(one, c("points", "cdf"))
-  g <- ref[3, ]
-  expect_equal(one$points, fit$thresholds[c(g[1] > 0, diff(g) > 0)])
-  expect_equal(one$cdf, g[c(g[1] > 0, diff(g) > 0)])
-  expect_equal(cdf(p[2:3], 4), cdf(p, 4)[2:3, , drop = FALSE])
-  expect_output(print(p), "IDR predictions: 26 predictive CDFs")
-})
-
-test_that("cdf() is the step function between thresholds", {
-  fit <- idr(c(3, 1, 2), c(1, 2, 3))
-  p <- predict(fit, c(1, 3))
-  expect_equal(unname(cdf(p, c(-Inf, 0.5, 1, 1.5, 2, 2.99, 3, 10, Inf))),
-               rbind(c(0, 0, 0.5, 0.5, 2 / 3, 2 / 3, 1, 1, 1),
-                     c(0, 0, 0, 0, 2 / 3, 2 / 3, 1, 1, 1)))
-})
-
-test_that("crps() equals the integral of the squared difference", {
-  d <- random_idr_data(500, 7)
-  for (w in list(NULL, d$w)) {
-    fit <- idr(d$y, d$x, weights = w)
-    t <- fit$thresholds
-    set.seed(8)
-    xnew <- c(runif(60, -1, 11), fit$x[1:5])
-    ynew <- c(round(rgamma(60, 3), 1), t[1] - 1, t[length(t)] + 2, t[2],
-              (t[2] + t[3]) / 2, t[length(t)])
-    p <- predict(fit, xnew)
-    G <- cdf(p, t)
-    brute <- vapply(seq_along(ynew), function(i) crps_brute(t, G[i, ], ynew[i]), 0)
-    expect_close(crps(p, ynew), brute, tol = 1e-10)
-    # y recycled
-    expect_close(crps(p, 2), vapply(seq_along(ynew), function(i) crps_brute(t, G[i, ], 2), 0),
-                 tol = 1e-10)
-  }
-  # against numerical integration of the predictive CDF, independently
-  fit <- idr(c(3, 1, 2, 5, 4), c(1, 2, 3, 4, 4))
-  p <- predict(fit, 2.3)
-  Fz <- function(z) cdf(p, z)[1, ]
-  for (y0 in c(0.5, 1, 2.5, 4.2, 7)) {
-    brk <- sort(unique(c(0, fit$thresholds, y0, 8)))
-    num <- sum(vapply(seq_len(length(brk) - 1), function(i) {
-      stats::integrate(function(z) (Fz(z) - (z >= y0))^2, brk[i], brk[i + 1],
-                       rel.tol = 1e-12, subdivisions = 200L)$value
-    }, 0))
-    expect_equal(crps(p, y0), num, tolerance = 1e-8)
-  }
-  # in-sample: crps(fit) uses the fit's observations
-  expect_equal(crps(fit), crps(predict(fit), c(3, 1, 2, 5, 4)))
-})
-
-test_that("qpred() is the generalised inverse of cdf()", {
-  d <- random_idr_data(400, 10)
-  fit <- idr(d$y, d$x, weights = d$w)
-  t <- fit$thresholds
-  p <- predict(fit, c(-1, 0.33, 4, 7.77, 20))
-  a <- c(0, 0.001, 0.1, 0.25, 0.5, 0.9, 0.999, 1)
-  q <- qpred(p, a)
-  G <- cdf(p, t)
-  ref <- t(vapply(seq_len(nrow(G)), function(i) {
-    vapply(a, function(al) t[which(if (al > 0) G[i, ] >= al else G[i, ] > 0)[1]], 0)
-  }, numeric(length(a))))
-  expect_identical(unname(q), ref)
-  # F(q(a)) >= a, and F just below q(a) is < a
-  Fq <- t(vapply(seq_len(nrow(q)), function(i) cdf(p[i], q[i, ])[1, ], numeric(length(a))))
-  expect_true(all(Fq >= matrix(a, nrow(q), length(a), byrow = TRUE)))
-  # qscore from its definition
-  y0 <- c(1, 2, 3, 4, 5)
-  expect_equal(qscore(p, a, y0),
-               2 * ((q > y0) - matrix(a, 5, length(a), byrow = TRUE)) * (q - y0))
-})
-
-test_that("pit() and bscore() follow their definitions", {
-  d <- random_idr_data(400, 11)
-  fit <- idr(d$y, d$x)
-  t <- fit$thresholds
-  p <- predict(fit, c(0.5, 3, 6, 9))
-  g1 <- cdf(p[1], t)[1, ]
-  jump <- t[which(diff(g1) > 0)[1] + 1] # a threshold where the first CDF jumps
-  y0 <- c(jump, (t[7] + t[8]) / 2, t[1] - 1, t[length(t)] + 1)
-  Fy <- diag(cdf(p, y0))
-  expect_equal(pit(p, y0, randomize = FALSE), Fy)
-  # randomised: between the left limit and the value, reproducible by seed
-  Fl <- diag(cdf(p, y0 - 1e-9))
-  r1 <- pit(p, y0, seed = 42)
-  expect_identical(r1, pit(p, y0, seed = 42))
-  expect_true(all(r1 >= Fl & r1 <= Fy))
-  set.seed(42)
-  u <- runif(1)
-  expect_equal(r1[1], Fl[1] + u * (Fy[1] - Fl[1])) # only the first is at a jump
-  expect_equal(r1[2:4], Fy[2:4])
-  # in-sample randomised PIT is roughly uniform
-  pv <- pit(fit, seed = 1)
-  expect_length(pv, 400)
-  expect_true(abs(mean(pv) - 0.5) < 0.05)
-  z <- c(1, 2.5, 4)
-  expect_equal(bscore(p, z, y0), (cdf(p, z) - outer(y0, z, "<="))^2)
-  expect_equal(bscore(p, z, 2), (cdf(p, z) - outer(rep(2, 4), z, "<="))^2)
-})
-
 test_that("inputs are not modified", {
   d <- random_idr_data(200, 12)
   y <- d$y; x <- d$x; w <- d$w
@@ -296,7 +145,7 @@ test_that("inputs are not modified", {
 
 test_that("bad input is a classed error naming the argument and position", {
   e <- function(expr, re) expect_error(expr, re, class = "gpuiso_error_input")
-  # missing values are an error with na.fail (na.omit drops them: test-idr-front.R)
+  # missing values are an error with na.fail (na.omit drops them: test-idr-input.R)
   e(idr(c(1, NA, 3), 1:3, na.action = na.fail), "`y` has missing values \\(element 2 is NA\\)")
   e(idr(c(1, 2, Inf), 1:3), "`y`.*element 3 is Inf")
   e(idr(1:3, c(1, NaN, 3), na.action = na.fail), "`X`.*element 2 is NaN")
@@ -406,21 +255,182 @@ test_that("idr() on the GPU equals the CPU sweep and the per-threshold reference
   expect_identical(gpu_info()$workspace, 0)
 })
 
-test_that("print, summary and plot methods run", {
-  d <- random_idr_data(200, 13)
-  fit <- idr(d$y, data.frame(temp = d$x))
-  expect_output(print(fit), "200 observations")
-  s <- summary(fit)
-  expect_identical(s$K, length(fit$thresholds))
-  expect_equal(s$blocks, length(fit$value))
-  expect_output(print(s), "per threshold: min")
-  pdf(NULL)
-  on.exit(grDevices::dev.off())
-  expect_identical(plot(fit), fit)
-  expect_identical(plot(fit, type = "surface"), fit)
-  p <- predict(fit, c(2, 5))
-  expect_identical(plot(p, index = 1:2), p)
-  h <- pit_hist(pit(fit, seed = 1))
-  expect_s3_class(h, "histogram")
-  expect_equal(sum(h$density * diff(h$breaks)), 1)
+test_that("the reference rounding is correct to the last bit", {
+  skip_if_not_installed("gmp")
+  for (v in c(0.1, 1 / 3, tiny, 3 * tiny, 2^-1022, big, 1e308, 0.5 + 2^-53, 1)) {
+    expect_identical(q1_to_double(gmp::as.bigq(v)), v)
+  }
+  # halfway cases: ties to even
+  expect_identical(q1_to_double(gmp::as.bigq(1) + gmp::as.bigq(1, 2)^53), 1)
+  expect_identical(q1_to_double(gmp::as.bigq(1) + 3 * gmp::as.bigq(1, 2)^53), 1 + 2^-51)
+  expect_identical(q1_to_double(gmp::as.bigq(tiny) / 2), 0)
+  expect_identical(q1_to_double(gmp::as.bigq(tiny) * 3 / 2), 2 * tiny)
+  expect_identical(q1_to_double(gmp::as.bigq(big) * 2), Inf)
+})
+
+test_that("idr() with weights at the ends of the range: the known failures", {
+  # weights of 1e308: the fit of unit weights (their sums overflowed before)
+  f <- idr(1:4, 1:4, weights = rep(1e308, 4))
+  f1 <- idr(1:4, 1:4)
+  expect_identical(f$value, f1$value)
+  expect_identical(f$weight, rep(1e308, 4))
+  # weights of 1e-200 (cross products underflowed) and of 5e-324
+  set.seed(11)
+  y <- round(rnorm(40), 1); x <- sample(1:8, 40, replace = TRUE)
+  ref <- idr(y, x)
+  for (w0 in c(1e-200, tiny, 1e306, big / 40)) {
+    f <- idr(y, x, weights = rep(w0, 40))
+    expect_identical(f$value, ref$value, info = format(w0))
+    expect_identical(f$start, ref$start, info = format(w0))
+  }
+  # equal weights at one x summing beyond DBL_MAX: a classed overflow error
+  expect_error(idr(c(1, 2, 3), c(1, 1, 2), weights = rep(1e308, 3)),
+               class = "gpuiso_error_overflow")
+})
+
+test_that("idr() equals exact rational arithmetic for weights, covariates and outcomes across the range", {
+  skip_if_not_installed("gmp")
+  wpool <- c(tiny, 3 * tiny, 1e-310, 2^-1022, 1e-300, 1e-200, 2^-600, 0.1, 1, 3, 7,
+             1e100, 2^600, 1e300, 1e308, big / 4, big)
+  vpool <- c(-big, -1e308, -1e300, -1, -tiny, 0, tiny, 0.5, 1, 1e300, 1e308, big)
+  checked <- 0L
+  errors <- 0L
+  for (seed in 1:150) {
+    set.seed(seed)
+    n <- sample(2:8, 1)
+    x <- sample(vpool, n, replace = TRUE)
+    y <- sample(vpool, n, replace = TRUE)
+    # a mix of weights: from the pool, integers (the double sweep), or
+    # scaled copies of one value
+    w <- switch(seed %% 3 + 1,
+                sample(wpool, n, replace = TRUE),
+                sample(1:5, n, replace = TRUE) * sample(wpool, 1),
+                runif(n) * sample(wpool, 1))
+    w[w == 0] <- tiny
+    w[w > big] <- big
+    ex <- idr_exact(y, x, w)
+    overflow <- any(is.infinite(q_to_double(do.call(c, ex$W))))
+    if (overflow) {
+      expect_error(idr(y, x, weights = w), class = "gpuiso_error_overflow",
+                   info = paste("seed", seed))
+      errors <- errors + 1L
+      next
+    }
+    fit <- idr(y, x, weights = w)
+    expect_identical(fit$x, ex$x)
+    expect_identical(fit$thresholds, ex$t)
+    expect_identical(idr_matrix_of(fit), ex$F, info = paste("seed", seed))
+    expect_identical(fit$weight, q_to_double(do.call(c, ex$W)), info = paste("seed", seed))
+    # the blocks are the runs of equal values, and the CDFs are monotone
+    v <- split(fit$value, rep(seq_along(ex$t), diff(fit$ptr)))
+    expect_true(all(vapply(v, function(z) all(diff(z) < 0), NA)))
+    checked <- checked + 1L
+  }
+  expect_gt(checked, 100L)
+})
+
+test_that("idr() is exact for weights spread over 60 to 2000 bits (each width of its sums)", {
+  skip_if_not_installed("gmp")
+  # 53-bit mantissas times powers of two: sums of 2, 4, 8, 16 and 34 limbs
+  for (spread in c(20, 70, 150, 400, 900, 2000)) {
+    for (seed in 1:6) {
+      set.seed(1000 * spread + seed)
+      n <- sample(4:9, 1)
+      x <- sample(1:4, n, replace = TRUE)
+      y <- sample(1:5, n, replace = TRUE)
+      k <- sample(c(0, spread), n, replace = TRUE) - spread %/% 2
+      w <- (1 + runif(n)) * (1 + runif(n) * 2^-30) * 2^pmax(k, -1073)
+      ex <- idr_exact(y, x, w)
+      fit <- idr(y, x, weights = w)
+      expect_identical(idr_matrix_of(fit), ex$F, info = paste(spread, seed))
+      expect_identical(fit$weight, q_to_double(do.call(c, ex$W)), info = paste(spread, seed))
+    }
+  }
+})
+
+test_that("scaling every weight by a power of two leaves the fit unchanged", {
+  set.seed(5)
+  n <- 300
+  x <- sample(round(runif(60), 2), n, replace = TRUE)
+  y <- round(rgamma(n, 2 + 4 * x), 1)
+  w <- runif(n, 0.5, 2) * 2^sample(-40:40, n, replace = TRUE)
+  ref <- idr(y, x, weights = w)
+  # (w within 2^-41 .. 2^41: w 2^k stays a normal double, exactly)
+  for (k in c(-980, -500, 500, 980)) {
+    f <- idr(y, x, weights = w * 2^k)
+    expect_identical(f$value, ref$value, info = k)
+    expect_identical(f$ptr, ref$ptr, info = k)
+  }
+  # the same, with weights of full 53-bit mantissas (the double-double sweep)
+  w <- w * (1 + runif(n) * 2^-30)
+  ref <- idr(y, x, weights = w)
+  for (k in c(-980, 980)) {
+    expect_identical(idr(y, x, weights = w * 2^k)$value, ref$value, info = k)
+  }
+})
+
+test_that("a tiny weight alone in a block keeps its own value", {
+  skip_if_not_installed("gmp")
+  # x = 2 weighs 2^-1000 of x = 1: at y <= 1 the indicators are 0, 1, 0
+  # (x = 1, 2, 3): x = 1 and 2 pool to a share of about 2^-1000, which is
+  # a double; x = 3 stays 0
+  w <- c(1, 2^-1000, 1)
+  f <- idr(c(2, 1, 2), 1:3, weights = w)
+  expect_identical(idr_matrix_of(f)[, 1], c(2^-1000 / (1 + 2^-1000), 2^-1000 / (1 + 2^-1000), 0))
+  # weights whose cross products underflow
+  w <- c(1e-160, 1e-170, 1e-160)
+  share <- q1_to_double(gmp::as.bigq(w[2]) / (gmp::as.bigq(w[1]) + gmp::as.bigq(w[2])))
+  f <- idr(c(2, 1, 2), 1:3, weights = w)
+  expect_identical(idr_matrix_of(f)[, 1], c(share, share, 0))
+  # a subnormal share rounds to the nearest subnormal
+  f <- idr(c(2, 1, 2), 1:3, weights = c(1, 3 * tiny, 1))
+  expect_identical(idr_matrix_of(f)[, 1], c(3 * tiny, 3 * tiny, 0))
+  f <- idr(c(2, 1, 2), 1:3, weights = c(4, 3 * tiny, 1))
+  expect_identical(idr_matrix_of(f)[, 1], c(tiny, tiny, 0)) # 3/4 of 2^-1074
+  # DBL_MAX beside 5e-324: the share of the tiny weight is below every double
+  f <- idr(c(1, 3, 2, 4), 1:4, weights = c(tiny, big, tiny, 1))
+  expect_identical(idr_matrix_of(f), rbind(c(1, 1, 1, 1), c(0, 0, 1, 1),
+                                           c(0, 0, 1, 1), c(0, 0, 0, 1)))
+})
+
+test_that("the GPU paths: equal extreme weights stay on the device, spread ones go to the CPU", {
+  skip_if_not(gpu_available())
+  set.seed(9)
+  n <- 3000
+  x <- sample(round(runif(300), 3), n, replace = TRUE)
+  y <- round(rgamma(n, 2 + 3 * x), 1)
+  ref <- idr(y, x, device = "cpu")
+  dense <- function(f) unname(cdf(predict(f, f$x), f$thresholds))
+  for (w0 in c(2^-700, 2^-1070, 2^1010)) {
+    # the host scales the weights by a power of two: the unweighted fit
+    g <- idr(y, x, weights = rep(w0, n), device = "gpu")
+    expect_identical(g$device, "gpu")
+    expect_equal(dense(g), dense(ref), tolerance = 1e-12)
+  }
+  # equal weights whose sums round in plain doubles: the CPU
+  expect_identical(idr(y, x, weights = rep(1e-200, n), device = "gpu")$device, "cpu")
+  # weights spread over more than 2^30: fitted on the CPU, exactly
+  for (e in c(-1000, -40)) {
+    w <- (1 + runif(n)) * 2^sample(c(e, 0), n, replace = TRUE)
+    g <- idr(y, x, weights = w, device = "gpu")
+    expect_identical(g$device, "cpu")
+    expect_identical(g$value, idr(y, x, weights = w, device = "cpu")$value)
+  }
+  # whole-number weights stay on the device, others (sums not exact in
+  # plain doubles) go to the CPU
+  expect_identical(idr(y, x, weights = sample(1:5, n, TRUE), device = "gpu")$device, "gpu")
+  w <- (1 + runif(n)) * 2^sample(c(-20, 0), n, replace = TRUE)
+  expect_identical(idr(y, x, weights = w, device = "gpu")$device, "cpu")
+  # calibration: such weights are pooled on the CPU, exactly (the fit runs
+  # on the GPU)
+  s <- round(runif(n), 2)
+  o <- rbinom(n, 1, s)
+  cg <- iso_calibrate(s, o, weights = w, device = "gpu")$curves[[1]]
+  cc <- iso_calibrate(s, o, weights = w, device = "cpu")$curves[[1]]
+  expect_identical(cg$score, cc$score)
+  expect_identical(cg$weight, cc$weight)
+  expect_equal(cg$value, cc$value, tolerance = 1e-12)
+  # and weights of 1e308 on tied scores: an overflow error, not Inf
+  expect_error(iso_calibrate(c(0.1, 0.1, 0.2, 0.3), c(0, 1, 1, 1), weights = rep(1e308, 4),
+                             device = "gpu"), class = "gpuiso_error_overflow")
 })

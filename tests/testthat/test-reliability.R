@@ -79,3 +79,27 @@ test_that("print() and plot() read well and name unknown arguments", {
   expect_error(plot(r, "x", "y", "main", "extra"), "takes no further unnamed arguments", class = "gpuiso_error_input")
   expect_identical(plot(r, lwd = 2, main = "m"), r)
 })
+
+test_that("reliability_diagram() pools forecasts with correctly rounded means", {
+  skip_if_not_installed("gmp")
+  # outcomes that are probabilities across the range, tied forecasts in
+  # increasing order of their mean outcome (the fit keeps them)
+  y <- c(0, tiny, 2^-60, 0.1, 1 / 3, 0.7, 0.2, 1, 1e-300, 0.9)
+  x <- c(0.1, 0.1, 0.1, 0.3, 0.3, 0.3, 0.3, 0.8, 0.8, 0.8)
+  r <- reliability_diagram(x, y)
+  exact <- vapply(split(y, x), function(v) {
+    q1_to_double(Reduce(`+`, lapply(v, gmp::as.bigq)) / length(v))
+  }, 0)
+  expect_identical(r$curve$calibrated, unname(exact))
+  expect_identical(r$curve$count, c(3, 4, 3))
+  # a long run: 1000 outcomes of 0.1 average to 0.1 exactly (a running
+  # sum in doubles drifts to 0.0999999999999986)
+  r <- reliability_diagram(rep(c(0.2, 0.6), c(1000, 10)), c(rep(0.1, 1000), rep(0.7, 10)))
+  expect_identical(r$curve$calibrated, c(0.1, 0.7))
+})
+
+test_that("reliability_diagram() prints as before", {
+  s <- snap$s
+  o <- snap$o
+  expect_snapshot(cran = TRUE, print(reliability_diagram(s, o, device = "cpu")))
+})

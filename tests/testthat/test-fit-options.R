@@ -1,4 +1,5 @@
-# isotonic(): bounds, missing values and the direction from the data.
+# The options of the fits (R/fit-options.R), through isotonic(): the bounds
+# y_min and y_max, and decreasing = "auto".
 
 test_that("y_min and y_max give the bounded least-squares fit: the clipped one", {
   set.seed(501)
@@ -28,41 +29,6 @@ test_that("y_min and y_max give the bounded least-squares fit: the clipped one",
                class = "gpuiso_error_input")
 })
 
-test_that("na.rm = TRUE leaves missing elements out of their problems", {
-  set.seed(502)
-  y <- c(3, NA, 1, 2, NaN, 5)
-  expect_error(isotonic(y), "`y` must be finite: element 2 is NA",
-               class = "gpuiso_error_input")
-  z <- isotonic(y, na.rm = TRUE)
-  expect_identical(z, c(2, NA, 2, 2, NA, 5))
-  w <- c(1, 1, NA, 1, 1, 1)
-  zw <- isotonic(y, w, na.rm = TRUE)
-  expect_identical(zw, c(2.5, NA, NA, 2.5, NA, 5))
-  # matrices: per column; names and dims kept
-  m <- matrix(c(3, NA, 1, 2, 1, NA), 3, dimnames = list(NULL, c("a", "b")))
-  zm <- isotonic(m, na.rm = TRUE)
-  expect_identical(dimnames(zm), dimnames(m))
-  expect_identical(zm[, "a"], c(2, NA, 2))
-  expect_identical(zm[, "b"], c(1.5, 1.5, NA))
-  # groups
-  g <- c("u", "u", "v", "v", "v", "u")
-  zg <- isotonic(y, groups = g, na.rm = TRUE)
-  expect_identical(zg[!is.na(y)], isotonic(y[!is.na(y)], groups = g[!is.na(y)]))
-  expect_identical(names(isotonic(c(a = 1, b = NA), na.rm = TRUE)), c("a", "b"))
-  # random: equal to the fit of the elements present
-  for (trial in 1:100) {
-    p <- random_problem(50L)
-    yy <- p$y
-    yy[sample.int(length(yy), max(1L, length(yy) %/% 5L))] <- NA
-    keep <- !is.na(yy)
-    if (!any(keep) || !is.null(p$w) && !any(p$w[keep] > 0)) next
-    zz <- isotonic(yy, p$w, p$decreasing, na.rm = TRUE)
-    expect_identical(zz[keep], isotonic(yy[keep], p$w[keep], p$decreasing))
-    expect_true(all(is.na(zz[!keep])))
-  }
-  expect_error(isotonic(y, na.rm = "yes"), "`na.rm` must be TRUE or FALSE")
-})
-
 test_that("decreasing = \"auto\" takes the direction of Spearman's correlation", {
   set.seed(503)
   up <- cumsum(rnorm(50)) + 1:50
@@ -86,20 +52,6 @@ test_that("decreasing = \"auto\" takes the direction of Spearman's correlation",
   expect_identical(attr(isotonic(rep(1, 5), decreasing = "auto"), "decreasing"), FALSE)
   expect_error(isotonic(up, decreasing = "down"), "TRUE, FALSE or \"auto\"",
                class = "gpuiso_error_input")
-})
-
-test_that("a bad na.rm is an error on the fast path too", {
-  y <- c(3, 1, 2, 5, 4)
-  w <- c(1, 2, 1, 1, 3)
-  for (v in list(NA, "yes", c(TRUE, FALSE), NULL, list(TRUE), logical(0), NaN,
-                 "auto", factor("TRUE"))) {
-    # a plain vector with device = "cpu" takes the fast path in C
-    expect_error(isotonic(y, w, na.rm = v), "`na.rm` must be TRUE or FALSE",
-                 class = "gpuiso_error_input")
-    expect_error(isotonic(y, na.rm = v, device = "cpu"), "`na.rm` must be TRUE or FALSE",
-                 class = "gpuiso_error_input")
-  }
-  expect_identical(isotonic(y, w, na.rm = TRUE), isotonic(y, w))
 })
 
 test_that("infinite bounds: -Inf below and Inf above are no bound, the others errors", {

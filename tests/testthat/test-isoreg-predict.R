@@ -1,5 +1,6 @@
-# predict(): step function (as.stepfun convention) and linear interpolation,
-# clipping or NA outside the range, NA in, monotone out.
+# predict() of an isoreg() fit (R/isoreg-predict.R): step function
+# (as.stepfun convention) and linear interpolation, clipping or NA outside
+# the range, NA in, monotone out.
 
 # A random fit for a trial: continuous x on odd trials, else x drawn from
 # 1..ties (tied x); weights on every third trial, some of them zero when

@@ -1,9 +1,6 @@
-# Bad input: classed errors whose message names the argument and the first
-# bad position.
-
-expect_input_error <- function(expr, regexp) {
-  expect_error(expr, regexp = regexp, class = "gpuiso_error_input")
-}
+# The argument checks (R/checks.R), through the functions that use them:
+# classed errors whose message names the argument and the first bad
+# position; the thread option and its default; `digits`, `bins`, `breaks`.
 
 test_that("non-finite values in y are errors naming `y` and the position", {
   expect_input_error(isotonic(c(1, NA, 3)), "`y`.*finite.*element 2 is NA")
@@ -98,27 +95,9 @@ test_that("non-numeric input is an error naming the argument", {
   expect_input_error(predict(fit, "a"), "`newdata`.*numeric")
 })
 
-test_that("groups that do not match are errors", {
-  expect_input_error(isotonic(1:3, groups = c("a", "b")), "`groups`.*one label per element")
-  expect_input_error(isotonic(1:3, groups = c("a", NA, "b")), "`groups`.*element 2 is NA")
-  expect_input_error(isotonic(1:3, groups = factor(c("a", "b", NA))), "`groups`.*element 3 is NA")
-  expect_input_error(isotonic(1:3, groups = list(1, 2, 3)), "`groups`.*list")
-  expect_input_error(isotonic(matrix(1:4, 2), groups = 1:4), "`groups`.*matrix")
-  expect_input_error(isotonic_vjp(1:3, c(1, 1, 1), groups = 1:2), "`groups`.*length 2")
-})
-
 test_that("a bad thread option is a classed error", {
   expect_input_error(with_opts(list(gpuiso.threads = 0L), isotonic(1:3)), "gpuiso.threads")
   expect_input_error(with_opts(list(gpuiso.threads = "two"), isotonic(1:3)), "gpuiso.threads")
-})
-
-test_that("errors report the user's call and leave inputs alone", {
-  y <- c(3, NA, 1); y0 <- y + 0
-  e <- tryCatch(isotonic(y), error = identity)
-  expect_s3_class(e, "gpuiso_error_input")
-  expect_s3_class(e, "gpuiso_error")
-  expect_match(deparse(conditionCall(e)), "isotonic")
-  expect_identical(y, y0)
 })
 
 test_that("bins and breaks are whole numbers; an empty PIT sample is an error", {
@@ -175,3 +154,21 @@ test_that("print() methods take digits from 1 to 22, anything else is an error n
   expect_output(print(fit, digits = 2), "fitted values from 1 to 6")
 })
 
+test_that("the default threads are half the processors, 2 under R CMD check, or GPUISO_THREADS", {
+  dt <- gpuiso:::default_threads
+  expect_identical(dt(c("", ""), procs = 16L), 8L)
+  expect_identical(dt(c("", ""), procs = 3L), 1L)
+  expect_identical(dt(c("", ""), procs = 1L), 1L)
+  expect_identical(dt(c("", "TRUE"), procs = 16L), 2L)
+  expect_identical(dt(c("", "true"), procs = 16L), 2L)
+  expect_identical(dt(c("", "false"), procs = 16L), 8L)
+  expect_identical(dt(c("12", ""), procs = 16L), 12L)
+  expect_identical(dt(c("12", "TRUE"), procs = 16L), 2L)
+  expect_identical(dt(c("1", "TRUE"), procs = 16L), 1L)
+  for (bad in c("0", "-2", "2.5", "two", "NA")) {
+    expect_warning(t <- dt(c(bad, ""), procs = 16L), "GPUISO_THREADS must be a positive whole number")
+    expect_identical(t, 8L)
+  }
+  # what the package set when it loaded, under this test run
+  expect_true(is.integer(getOption("gpuiso.threads")))
+})
