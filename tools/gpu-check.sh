@@ -46,6 +46,15 @@ run_one() {
 export -f run_one
 export OUT NOT_CRAN_FILES
 Rscript -e 'library(gpuiso); print(gpu_info())'
-# the longest files first (or those named in $FILES)
+# the longest files first (or those named in $FILES), JOBS at a time; then,
+# one by one, those of $SOLO_FILES, which measure the whole device's memory
+# (another file's workspace, running beside them, would count as theirs)
+SOLO_FILES=${SOLO_FILES:-"test-gpu-transfer.R"}
+par="" solo=""
 # shellcheck disable=SC2086 # a list of files, or a pattern, to expand
-(cd tests/testthat && ls -S ${FILES:-test-*.R}) | xargs -P "$JOBS" -I{} bash -c 'run_one {}'
+for f in $(cd tests/testthat && ls -S ${FILES:-test-*.R}); do
+  case " $SOLO_FILES " in *" $f "*) solo="$solo $f" ;; *) par="$par $f" ;; esac
+done
+# shellcheck disable=SC2086 # lists of file names
+[ -z "$par" ] || printf '%s\n' $par | xargs -P "$JOBS" -I{} bash -c 'run_one {}'
+for f in $solo; do run_one "$f"; done
