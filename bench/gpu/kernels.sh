@@ -24,11 +24,7 @@ build=$!
 } > "$OUTDIR/env.txt"
 timeout 300 Rscript bench/gpu/kernels.R "$LIB" "$OUTDIR/gpuiso.csv"
 wait $build || { echo "torchisotonic build failed"; tail -20 /tmp/ti-build.log; }
-python3 - >> "$OUTDIR/env.txt" <<'PY'
-import torch
-from importlib.metadata import version
-print(f"torch {torch.__version__} (CUDA {torch.version.cuda}), torchisotonic {version('torchisotonic')}")
-PY
+python3 bench/gpu/peer_versions.py >> "$OUTDIR/env.txt"
 timeout 240 python3 bench/gpu/kernels_peers.py "$OUTDIR/peers.csv"
 python3 bench/gpu/kernels_table.py "$OUTDIR/gpuiso.csv" "$OUTDIR/peers.csv" > "$OUTDIR/table.md"
 cat "$OUTDIR/env.txt" "$OUTDIR/table.md"

@@ -96,17 +96,7 @@ main() {
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
       --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
     echo "nvcc: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' | head -1)"
-    python3 - <<'PY' 2>/dev/null
-import sys, torch
-from importlib.metadata import version
-def v(n):
-    try:
-        return version(n)
-    except Exception:
-        return "not installed"
-print(f"python {sys.version.split()[0]}, torch {torch.__version__} (CUDA {torch.version.cuda}), "
-      f"torchsort {v('torchsort')}, torchisotonic {v('torchisotonic')}")
-PY
+    python3 bench/gpu/peer_versions.py 2>/dev/null
     echo "R: $(R --version 2>/dev/null | head -1)"
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $NCORES cores"
     echo "direction: $DIRECTION; builds: gpuiso $rc_gi, torchsort $rc_ts, torchisotonic $rc_ti"
