@@ -131,7 +131,8 @@ void gi_conv_sizes(gi_conv conv, size_t *src, size_t *dst);
 
 /* dst[i] = conv(src[i]) for n elements, on up to nthreads threads; with
  * `stream`, large ones with non-temporal stores (for a destination not
- * read again soon). */
+ * read again soon). dst may be src where the sizes are equal (GI_COPY*,
+ * GI_ROUND_F32): each element is read before it is written. */
 void gi_convert(void *dst, const void *src, gi_idx n, gi_conv conv, int stream,
                 int nthreads);
 
