@@ -125,6 +125,13 @@ resolve_threads <- function() {
   as.integer(min(t, .Machine$integer.max))
 }
 
+# Test-only: while `on`, the engine takes as many threads as it is asked
+# for (up to 64), beyond the processors, so that a two-core machine runs
+# it on eight. Returns the previous setting, invisibly.
+test_threads_uncapped <- function(on) {
+  invisible(.Call(ffi_test_threads_uncapped, isTRUE(on)))
+}
+
 # The default of options(gpuiso.threads), set when the package loads: the
 # environment variable GPUISO_THREADS when set, else half the processors
 # (as data.table does: the other half is often busy with hyperthreads or

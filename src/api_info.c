@@ -35,6 +35,13 @@ SEXP ffi_build_info(void)
   return out;
 }
 
+/* Test-only: the engine takes the threads it is asked for, beyond the
+ * processors (TRUE), or no longer (FALSE); returns the previous setting. */
+SEXP ffi_test_threads_uncapped(SEXP on)
+{
+  return Rf_ScalarLogical(gi_threads_test_uncapped(Rf_asLogical(on) == TRUE));
+}
+
 /* What the CUDA runtime sees now: list(count, reason, runtime, driver,
  * name, memory, cc), the last three one entry per device. count is -1 when
  * the runtime cannot answer (no driver, no device, not compiled), with the

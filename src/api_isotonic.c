@@ -1,4 +1,5 @@
 /* .Call glue for the forward and backward passes of the isotonic fit. */
+#include <math.h>
 #include "gpuiso.h"
 #include "core/gi_memory.h"
 
@@ -21,10 +22,11 @@ static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
 {
   R_xlen_t n = Rf_xlength(y);
   SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
-  /* One problem is solved by one thread: huge pages save it most of its
-   * page faults. Threads sharing fresh huge pages wait on each other, so
-   * batches are left to ordinary pages. */
-  if (nprob == 1) gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
+  /* One problem on one thread: huge pages save it most of its page
+   * faults. Threads sharing fresh huge pages wait on each other, so
+   * batches and problems in pieces on threads are left to ordinary
+   * pages. */
+  if (nprob == 1 && (nt == 1 || n < GI_SPLIT_MIN)) gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
   unsigned char *stp = Rf_isNull(st) ? NULL : RAW(st);
   gi_begin_work();
   for (gi_idx b0 = 0, b1; b0 < nprob; b0 = b1) {
@@ -74,6 +76,19 @@ SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
   return out;
 }
 
+/* options(gpuiso.threads) when it is a positive whole number, else 0 (the
+ * R layer then says what is wrong with it). */
+static int option_threads(void)
+{
+  SEXP t = Rf_GetOption1(Rf_install("gpuiso.threads"));
+  if (Rf_isNull(t)) return 2;
+  if (Rf_xlength(t) != 1 || (TYPEOF(t) != INTSXP && TYPEOF(t) != REALSXP))
+    return 0;
+  double v = Rf_asReal(t);
+  if (!(v >= 1.0) || v != floor(v)) return 0;
+  return v > 1 << 20 ? 1 << 20 : (int) v;
+}
+
 /* The common case without any R-level preparation: one problem, y a double
  * vector, w NULL or a double vector of the same length. Returns the fit, or
  * NULL when any input is invalid, so that the R layer can take its full
@@ -91,6 +106,9 @@ SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing)
     if (gi_first_invalid(wp, n, GI_CHECK_NONNEG, 1) >= 0 || gi_first_weightless(wp, off, 1) >= 0)
       return R_NilValue;
   }
-  return fit_batch(y, wp, off, 1, Rf_asLogical(decreasing) == TRUE, 1,
+  int nt = 1;
+  if (n >= GI_SPLIT_MIN && (nt = option_threads()) < 1)
+    return R_NilValue;
+  return fit_batch(y, wp, off, 1, Rf_asLogical(decreasing) == TRUE, nt,
                    R_NilValue);
 }

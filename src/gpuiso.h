@@ -137,6 +137,7 @@ SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
 SEXP ffi_gpu_memory(void);
 SEXP ffi_gpu_release(void);
 SEXP ffi_gpu_test_full_device(SEXP on);
+SEXP ffi_test_threads_uncapped(SEXP on);
 SEXP ffi_gpu_last_times(void);
 SEXP ffi_gpu_set_piece(SEXP bytes);
 SEXP ffi_as_single(SEXP x);

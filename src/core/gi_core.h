@@ -58,6 +58,12 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
                             int decreasing, int nthreads,
                             double *fit, unsigned char *starts, gi_idx *bad);
 
+/* Problems of this many elements or more are solved in pieces, 2^15
+ * elements or so each, that the threads share (split.c); the pieces
+ * depend on the length alone, so the fit is the same on any number of
+ * threads. Shorter problems go to a thread each. */
+#define GI_SPLIT_MIN ((gi_idx) 1 << 16)
+
 /* Backward pass: with G and W the sums of `grad` and of w over an element's
  * block (blocks from `starts`), dy_i = w_i G / W and
  * dw_i = (y_i - fit_i) G / W. `dw` may be NULL. GI_ERR_OVERFLOW when a
@@ -258,6 +264,10 @@ gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
 /* Threads the engine may use: the request capped by what OpenMP allows
  * (1 when the package was built without OpenMP). */
 int gi_threads_cap(int requested);
+/* Test-only: with on = 1, gi_threads_cap() grants up to 64 threads
+ * whatever the processors, so that a two-core machine can run the engine
+ * on eight. Returns the previous setting. */
+int gi_threads_test_uncapped(int on);
 /* The processors OpenMP sees (1 without OpenMP). */
 int gi_procs(void);
 int gi_have_openmp(void);

@@ -16,11 +16,26 @@ int gi_procs(void)
   return omp_get_num_procs();
 }
 
+static int uncapped = 0;
+
+int gi_threads_test_uncapped(int on)
+{
+  int was = uncapped;
+  uncapped = on != 0;
+  return was;
+}
+
 /* The request, capped by the processors, OMP_THREAD_LIMIT and
- * OMP_NUM_THREADS; at least 1. */
+ * OMP_NUM_THREADS (only by OMP_THREAD_LIMIT and 64 for the tests'
+ * gi_threads_test_uncapped()); at least 1. */
 int gi_threads_cap(int requested)
 {
   int cap = requested;
+  if (uncapped) {
+    if (cap > 64) cap = 64;
+    if (cap > omp_get_thread_limit()) cap = omp_get_thread_limit();
+    return cap < 1 ? 1 : cap;
+  }
   if (cap > omp_get_num_procs()) cap = omp_get_num_procs();
   if (cap > omp_get_thread_limit()) cap = omp_get_thread_limit();
   if (cap > omp_get_max_threads()) cap = omp_get_max_threads();

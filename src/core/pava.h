@@ -1,0 +1,109 @@
+/*
+ * The pieces of the stack pass that pava.c and split.c share: the stack's
+ * workspace, the pooling rule, the stack pass itself and the block means.
+ * Internal to the core (gi_core.h is its interface).
+ */
+#ifndef GPUISO_PAVA_H
+#define GPUISO_PAVA_H
+
+#include <math.h>
+#include "dd.h"
+#include "gi_core.h"
+
+/* The stack of blocks. The hi parts of the sums of w*y live in the output
+ * array (block k at fit[k], k never beyond the element being read), the
+ * rest here, one array per field: a fresh page costs more to touch than
+ * the pass spends on it, so the scratch is kept small. Unit weights need
+ * no weight arrays: a block's weight is its length. A workspace with
+ * `fixed` set has room for every block it can meet and never grows (the
+ * pieces of split.c share one allocation). */
+typedef struct {
+  double *slo, *whi, *wlo;
+  gi_idx *start;
+  gi_idx cap;
+  gi_idx pend;  /* after a pass: where its trailing zero weights begin, or -1 */
+  int fixed;
+  int overflow; /* a sum or a near-tie test left the range of doubles */
+  int outside;  /* some nonzero |y| or weight is outside the safe window */
+} gi_stack;
+
+/* Is Sa / Wa >= Sb / Wb, for sums given as pairs (hi + lo)? The sign of
+ * Sa Wb - Sb Wa in double-double arithmetic; a difference below 2^-80 of
+ * the products is a tie (and ties pool). -1 when that arithmetic
+ * overflows (operands beyond about 2^996). */
+static inline int gi_sums_geq(double sah, double sal, double wah, double wal,
+                              double sbh, double sbl, double wbh, double wbl)
+{
+  double p = sah * wbh, q = sbh * wah;
+  double pe = two_prod_err(sah, wbh, p) + (sah * wbl + sal * wbh);
+  double qe = two_prod_err(sbh, wah, q) + (sbh * wal + sbl * wah);
+  double d, de;
+  two_sum(p, -q, &d, &de);
+  d += de + (pe - qe);
+  if (isnan(d)) return -1;
+  return d >= -0x1p-80 * (fabs(p) + fabs(q));
+}
+
+/* The pooling rule: does the block below (sums ts + *tl of w*y and
+ * tw + *twl of w; twl NULL for unit weights) pool with the block above it
+ * (chi + clo, cwh + cwl), that is, is its mean >= the upper one's? Decided
+ * by cross multiplication of the hi parts unless the two sides agree to
+ * 30 bits: the lo parts are below 2^-30 of the hi parts unless a block's
+ * sum nearly cancels, so closer calls go to the full sums (gi_sums_geq(),
+ * which reads the lo parts only then). Sets *overflow when that test
+ * leaves the range of doubles (then the sign of the hi parts decides and
+ * the caller redoes the problem in wide.c). */
+static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
+                                     const double *twl, double chi,
+                                     double clo, double cwh, double cwl,
+                                     int *overflow)
+{
+  double p = chi * tw, q = ts * cwh, d = q - p;
+  double tol = 0x1p-30 * (fabs(p) + fabs(q));
+  if (d < -tol) return 0;
+  if (d > tol) return 1;
+  int geq = gi_sums_geq(ts, *tl, tw, twl != NULL ? *twl : 0.0, chi, clo, cwh,
+                        cwl);
+  if (geq < 0) {
+    *overflow = 1;
+    geq = d >= 0;
+  }
+  return geq;
+}
+
+/* (sh + sl) / (wh + wl), rounded about once: the quotient of the hi parts
+ * corrected by its residual, formed with an error-free product. A block of
+ * one unit-weight element is its value. Non-finite if a sum is. */
+static inline double gi_block_mean(double sh, double sl, double wh, double wl)
+{
+  double m = sh / wh;
+  if (sl == 0.0 && wl == 0.0 && wh == 1.0) return m;
+  double p = m * wh, pe = two_prod_err(m, wh, p);
+  double r = (((sh - p) - pe) + sl) - m * wl;
+  double c = m + r / (wh + wl);
+  return isfinite(c) ? c : (sh + sl) / (wh + wl);
+}
+
+/* The stack pass (pava.c) over y[0..n) scaled by sy (w by sw; w NULL for
+ * unit weights), the hi parts of the block sums into shi[]: the number
+ * of blocks (0 when every weight is zero), -1 when memory runs out, -2
+ * when interrupted. Block starts are stored as first + index. */
+gi_idx gi_stack_pass(const double *y, const double *w, gi_idx n, gi_idx first,
+                     double sy, double sw, double *shi, gi_stack *ws);
+
+/* The binary exponents of the largest and the smallest nonzero |x|
+ * (*lo > *hi when every x is zero), and a power of two that brings such a
+ * range around 0 (0 when it spans more than 2^300: the wide pass must
+ * solve it). */
+void gi_exponent_range(const double *x, gi_idx n, int *lo, int *hi);
+double gi_centring_scale(int lo, int hi);
+
+/* split.c: one problem of n >= GI_SPLIT_MIN elements (gi_core.h) solved in pieces on
+ * up to nthreads threads (see there); the same status and result as
+ * pava.c's one-thread solve of any problem. */
+#define GI_SPLIT_LOG2_PIECE 15
+gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
+                         int decreasing, int nthreads, double *fit,
+                         unsigned char *starts);
+
+#endif
