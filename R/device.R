@@ -241,8 +241,8 @@ gpu_sort_min_n_default <- 2^16
 # thread for batches of 16 to 1,000 elements (the threads share the memory
 # bus). So the GPU loses on batches of up to some 10^5 elements on 16
 # threads, and on larger ones only with some 30 threads or more. (One
-# problem runs on one thread of the CPU, at about 25 ns per element: above
-# gpu_min_n the GPU is faster.)
+# long problem is shared by the CPU's threads, but at 16 threads it still
+# costs more than 1.2 ns per element: above gpu_min_n the GPU is faster.)
 gpu_beats_cpu <- function(n, nprob, threads) {
   cpu <- 0.06 + n * 40e-6 / max(1, min(threads, nprob))
   gpu <- 0.25 + n * 1.2e-6

@@ -14,9 +14,12 @@
 #'   variable `GPUISO_THREADS` when set, else half the processors (at least
 #'   1), and at most 2 under `R CMD check` (which sets
 #'   `_R_CHECK_LIMIT_CORES_`); `OMP_THREAD_LIMIT` and `OMP_NUM_THREADS` cap
-#'   it further. A single problem runs on one thread; [isoreg()]
-#'   also uses them to sort runs of tied `x` and to find its knots beside
-#'   the fit.
+#'   it further. Short problems of a batch go to a thread each; a problem
+#'   of \eqn{2^{16}} elements or more is cut into pieces of about
+#'   \eqn{2^{15}} that all the threads share. The pieces depend on the
+#'   problem's length alone, so the fit is the same to the bit on any
+#'   number of threads. [isoreg()] also uses them to sort runs of tied `x`
+#'   and to find its knots beside the fit.
 #' * `gpuiso.device`: the default of every `device` argument (`"auto"`).
 #' * `gpuiso.gpu_min_n`: the fewest elements in one call for which
 #'   `device = "auto"` takes the GPU, when there is one (default
