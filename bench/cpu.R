@@ -4,18 +4,33 @@
 #     Rscript bench/cpu.R
 # Environment variables:
 #     GPUISO_LIB           library that holds gpuiso (default: the normal library paths)
-#     GPUISO_BENCH_MAX_N   largest n of the single-problem rows (default 1e7)
+#     GPUISO_BENCH_MAX_N   largest n of the single-problem rows (default 1e8 where the machine has
+#                          >= 24 GiB of RAM (MemTotal rounded to whole GiB), else 1e7; set explicitly,
+#                          it is used whatever the RAM)
 #     GPUISO_BENCH_REPS    multiplier for the number of repetitions (default 1)
-#     GPUISO_BENCH_COMMIT  commit label for RESULTS.md (default: `git rev-parse --short HEAD` of this repo,
+#     GPUISO_BENCH_ALL_THREADS  threads of the "all threads" column (default: the processors, `procs`
+#                          of gpuiso's build info, i.e. omp_get_num_procs(), else parallel::detectCores())
+#     GPUISO_BENCH_PEERS   which peers: "all" (default), "none", or a comma-separated subset of
+#                          isoreg,pava,monoreg,monotone (for quick runs; the full results use all)
+#     GPUISO_BENCH_OUT     the markdown file to write (default bench/RESULTS.md; e.g.
+#                          bench/RESULTS-h200-host.md for the CPU of the GPU host)
+#     GPUISO_BENCH_COMMIT  commit label for the results (default: `git rev-parse --short HEAD` of this repo,
 #                          flagged when R/, src/ or DESCRIPTION have uncommitted changes)
 #     GPUISO_BENCH_STANDIN =1: time a stand-in (Iso::pava) instead of gpuiso (script development only)
 # Peers: stats::isoreg, Iso::pava, fdrtool::monoreg and monotone::monotone (the latter from
-# bench/.lib, see bench/install-peers.sh). Output: a markdown table on stdout and bench/RESULTS.md.
+# bench/.lib, see bench/install-peers.sh). Output: a markdown table on stdout and GPUISO_BENCH_OUT.
+#
+# gpuiso has three columns: options(gpuiso.threads = 1), 2, and all the machine's processors. Where
+# "all" is 2 (or 1), that column repeats the 2-thread (1-thread) measurement instead of timing it
+# again, and says so. The 2-thread and all-thread fits must be bit-identical (identical()) to the
+# 1-thread fit; the script prints "NOT bit-identical" where they are not.
 #
 # Every cell is the median over several repetitions of the time of one call. Each repetition
-# times a loop of k calls (k chosen so that a repetition lasts >= 20 ms) and divides by k, so
+# times a loop of k calls (k chosen so that a repetition lasts >= 50 ms) and divides by k, so
 # the small sizes are not limited by the clock's resolution. Input generation and the
 # agreement checks are not timed. All methods run in this one R process, on the same data.
+# At n = 1e8 (800 MB a vector) the data are made without extra copies and each fit is dropped
+# (and gc() run) once compared with the 1-thread fit.
 
 suppressPackageStartupMessages({
   library(stats)
@@ -28,13 +43,28 @@ args_file <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TR
 bench_dir <- if (length(args_file) == 1L) dirname(normalizePath(args_file)) else normalizePath("bench")
 repo_dir <- dirname(bench_dir)
 source(file.path(bench_dir, "common.R"))
-MAX_N <- env_num("GPUISO_BENCH_MAX_N", 1e7)
+# MemTotal in GiB, NA when unknown.
+ram_gib <- tryCatch({
+  l <- grep("^MemTotal:", readLines("/proc/meminfo"), value = TRUE)
+  as.numeric(gsub("[^0-9]", "", l)) / 2^20
+}, error = function(e) NA_real_)
+BIG_RAM <- !is.na(ram_gib) && round(ram_gib) >= 24
+MAX_N_SET <- nzchar(Sys.getenv("GPUISO_BENCH_MAX_N", ""))
+MAX_N <- env_num("GPUISO_BENCH_MAX_N", if (BIG_RAM) 1e8 else 1e7)
 REPS_MULT <- env_num("GPUISO_BENCH_REPS", 1)
 STANDIN <- identical(Sys.getenv("GPUISO_BENCH_STANDIN", ""), "1")
+OUT_FILE <- Sys.getenv("GPUISO_BENCH_OUT", file.path(bench_dir, "RESULTS.md"))
+PEERS <- trimws(strsplit(Sys.getenv("GPUISO_BENCH_PEERS", "all"), ",")[[1]])
+known_peers <- c("isoreg", "pava", "monoreg", "monotone")
+PEERS <- if (identical(PEERS, "all")) known_peers else if (identical(PEERS, "none")) character(0) else PEERS
+if (length(bad <- setdiff(PEERS, known_peers)))
+  stop("GPUISO_BENCH_PEERS: unknown peer(s) ", paste(bad, collapse = ", "),
+       "; use all, none or a subset of ", paste(known_peers, collapse = ","))
 
 PEER_LIMIT_S <- 30     # skip a peer cell whose estimated single call exceeds this
 ISOREG_LIMIT_S <- 10   # stats::isoreg: O(n^2) on increasing data; cap lower
 CELL_BUDGET_S <- 8     # stop repeating a cell once this much time was spent on it (>= 1 rep)
+BIG_BUDGET_S <- 150    # the same for gpuiso's cells at n >= 1e8, so that they get all 3 repetitions
 MIN_REP_S <- 0.05      # each repetition lasts at least this long (k calls in a loop)
 
 if (STANDIN) {
@@ -69,6 +99,25 @@ if (STANDIN) {
   }
 }
 
+# The machine's processors, and the threads of the "all threads" column.
+procs <- if (STANDIN) NA_integer_ else tryCatch(as.integer(.Call(gpuiso:::ffi_build_info)$procs),
+                                                error = function(e) NA_integer_)
+procs_src <- "procs of gpuiso's build info (omp_get_num_procs())"
+if (length(procs) != 1L || is.na(procs) || procs < 1L) {
+  procs <- parallel::detectCores()
+  procs_src <- "parallel::detectCores()"
+}
+ALL_THREADS <- as.integer(env_num("GPUISO_BENCH_ALL_THREADS", procs))
+if (is.na(ALL_THREADS) || ALL_THREADS < 1L) stop("GPUISO_BENCH_ALL_THREADS must be a positive whole number")
+all_src <- if (nzchar(Sys.getenv("GPUISO_BENCH_ALL_THREADS"))) "GPUISO_BENCH_ALL_THREADS" else procs_src
+# The threads gpu_info() says the engine will use for a request of k.
+eff_threads <- function(k) {
+  if (STANDIN) return(NA_integer_)
+  old <- options(gpuiso.threads = as.integer(k)); on.exit(options(old))
+  tryCatch(gpuiso::gpu_info()$threads, error = function(e) NA_integer_)
+}
+default_threads_opt <- getOption("gpuiso.threads")
+
 has_iso <- requireNamespace("Iso", quietly = TRUE)
 has_fdrtool <- requireNamespace("fdrtool", quietly = TRUE)
 peer_lib <- file.path(bench_dir, ".lib")
@@ -79,11 +128,15 @@ has_monotone <- dir.exists(peer_lib) &&
 # Each method: f(y, w) with w NULL for unweighted problems; returns the fitted vector.
 # `weighted`: whether the method takes weights (cells of weighted rows are n/a otherwise).
 
+# gpuiso's columns; `same_as`: a column with the same threads, whose measurement this one repeats.
+gpuiso_col <- function(k, label, same_as = NULL)
+  list(label = label, gpu = TRUE, weighted = TRUE, threads = as.integer(k), same_as = same_as,
+       f = function(y, w) isotonic(y, w, device = "cpu"))
+all_same_as <- if (ALL_THREADS == 1L) "gpuiso_1t" else if (ALL_THREADS == 2L) "gpuiso_2t" else NULL
 methods <- list(
-  gpuiso_1t = list(label = paste(gpuiso_label, "1 thr"), gpu = TRUE, weighted = TRUE, threads = 1L,
-                   f = function(y, w) isotonic(y, w, device = "cpu")),
-  gpuiso_2t = list(label = paste(gpuiso_label, "2 thr"), gpu = TRUE, weighted = TRUE, threads = 2L,
-                   f = function(y, w) isotonic(y, w, device = "cpu")),
+  gpuiso_1t = gpuiso_col(1L, paste(gpuiso_label, "1 thr")),
+  gpuiso_2t = gpuiso_col(2L, paste(gpuiso_label, "2 thr")),
+  gpuiso_all = gpuiso_col(ALL_THREADS, sprintf("%s all thr (%d)", gpuiso_label, ALL_THREADS), all_same_as),
   isoreg = list(label = "stats::isoreg", gpu = FALSE, weighted = FALSE, limit = ISOREG_LIMIT_S,
                 f = function(y, w) stats::isoreg(y)$yf),
   pava = if (has_iso) list(label = "Iso::pava", gpu = FALSE, weighted = TRUE, limit = PEER_LIMIT_S,
@@ -99,6 +152,7 @@ methods <- list(
                                     })
 )
 methods <- methods[!vapply(methods, is.null, logical(1))]
+methods <- methods[names(methods) %in% c("gpuiso_1t", "gpuiso_2t", "gpuiso_all", PEERS)]
 peer_ids <- names(methods)[!vapply(methods, `[[`, logical(1), "gpu")]
 
 ## ---------------------------------------------------------------- timing ----
@@ -133,7 +187,8 @@ probe_estimate <- function(hist, n, limit, probe, min_p = 1) {
   extrapolate(pts, n, default_p = 2, min_p = min_p)
 }
 
-reps_for <- function(n) max(1L, as.integer(round(REPS_MULT * if (n <= 1e3) 15 else if (n <= 1e5) 11 else if (n <= 1e6) 7 else 5)))
+reps_for <- function(n) max(1L, as.integer(round(REPS_MULT * if (n <= 1e3) 15 else if (n <= 1e5) 11
+                                                  else if (n <= 1e6) 7 else if (n <= 1e7) 5 else 3)))
 
 maxdiff <- function(a, b) {
   a <- as.numeric(a); b <- as.numeric(b)
@@ -145,27 +200,36 @@ fmt_n <- function(n) if (n >= 1e3 && log10(n) == round(log10(n))) sprintf("1e%d"
 
 ## ---------------------------------------------------------------- data ----
 
+# The data of a single-problem row: list(y, w), w NULL when unweighted. One copy of y and of w
+# is kept (800 MB each at n = 1e8); the temporaries of the arithmetic are dropped at once.
+# (The same draws as `seq(0, 3, length.out = n) + rnorm(n)` then `exp(runif(n, 0, 8))`.)
 gen <- function(case, n) {
   set.seed(20240101 + n)
-  switch(case,
-    noisy = list(y = seq(0, 3, length.out = n) + rnorm(n), w = NULL),
-    increasing = list(y = seq(0, 3, length.out = n), w = NULL),
-    weighted = list(y = seq(0, 3, length.out = n) + rnorm(n), w = exp(runif(n, 0, 8))))
+  y <- seq(0, 3, length.out = n)
+  if (case != "increasing") y <- y + rnorm(n)
+  w <- if (case == "weighted") exp(runif(n, 0, 8)) else NULL
+  list(y = y, w = w)
 }
 
 case_label <- c(noisy = "(a) noisy", increasing = "(b) increasing", weighted = "(c) weighted noisy",
                 batch = "(d) batch 10,000 x 1,000")
 
-sizes <- c(1e3, 1e5, 1e6, 1e7)
+sizes <- c(1e3, 1e5, 1e6, 1e7, 1e8)
 sizes <- sizes[sizes <= MAX_N]
+no_1e8_why <- if (MAX_N >= 1e8) "" else if (MAX_N_SET) sprintf("GPUISO_BENCH_MAX_N = %s", fmt_n(MAX_N)) else
+  sprintf("the machine has %s GiB of RAM, < 24 (set GPUISO_BENCH_MAX_N=1e8 to run them anyway)",
+          if (is.na(ram_gib)) "?" else sprintf("%.1f", ram_gib))
+not_identical <- character(0)   # "NOT bit-identical" cells
 
 rows <- list()
 history <- list()   # history[[method]][[case]]: data.frame(n, t) of measured cells
 skipped <- list()   # skipped[[method]][[case]]: note, once a size was skipped
 
-cat(sprintf("gpuiso CPU benchmark (%s); peers: %s\n", gpuiso_label,
-            paste(vapply(methods[peer_ids], `[[`, "", "label"), collapse = ", ")))
-if (!has_monotone) cat("note: monotone not found in bench/.lib (see bench/install-peers.sh); column omitted\n")
+cat(sprintf("gpuiso CPU benchmark (%s); threads 1, 2, %d (all: %s); sizes %s; peers: %s\n", gpuiso_label,
+            ALL_THREADS, all_src, paste(vapply(sizes, fmt_n, ""), collapse = ", "),
+            if (length(peer_ids)) paste(vapply(methods[peer_ids], `[[`, "", "label"), collapse = ", ") else "none"))
+if (nzchar(no_1e8_why)) cat(sprintf("note: no rows at n = 1e8: %s\n", no_1e8_why))
+if (!has_monotone && "monotone" %in% PEERS) cat("note: monotone not found in bench/.lib (see bench/install-peers.sh); column omitted\n")
 
 run_row <- function(case, n, y, w, est_fun, apply_fun = identity) {
   cells <- list()
@@ -173,7 +237,10 @@ run_row <- function(case, n, y, w, est_fun, apply_fun = identity) {
   for (id in names(methods)) {
     m <- methods[[id]]
     cell <- list(t = NA_real_, note = NULL, diff = NA_real_)
-    if (!m$weighted && !is.null(w)) {
+    if (!is.null(m$same_as)) {
+      cell <- cells[[m$same_as]]
+      cell$same_as <- m$same_as
+    } else if (!m$weighted && !is.null(w)) {
       cell$note <- "n/a (no weights)"
     } else if (!is.null(skipped[[id]][[case]])) {
       cell$note <- skipped[[id]][[case]]
@@ -184,15 +251,33 @@ run_row <- function(case, n, y, w, est_fun, apply_fun = identity) {
         skipped[[id]][[case]] <<- cell$note
       } else {
         if (!is.null(m$threads)) set_threads(m$threads)
-        r <- time_call(function() apply_fun(m$f(y, w)), reps_for(n))
+        r <- time_call(function() apply_fun(m$f(y, w)), reps_for(n),
+                       budget = if (m$gpu && n >= 1e8) BIG_BUDGET_S else CELL_BUDGET_S)
         cell$t <- r$t; cell$reps <- r$reps
-        if (is.null(ref)) { ref <- r$out; cell$diff <- 0 } else cell$diff <- maxdiff(r$out, ref)
+        if (is.null(ref)) {
+          ref <- r$out; cell$diff <- 0; cell$identical <- TRUE
+        } else {
+          cell$diff <- maxdiff(r$out, ref)
+          if (m$gpu) {
+            cell$identical <- identical(r$out, ref)
+            if (!cell$identical) {
+              msg <- sprintf("%s, n = %s: %s vs 1 thr (max abs diff %s)", case_label[[case]],
+                             if (case == "batch") "1e3 x 1e4" else fmt_n(n), m$label, fmt_d(cell$diff))
+              not_identical <<- c(not_identical, msg)
+              cat(sprintf("\n!!!!!!!! NOT bit-identical: %s !!!!!!!!\n\n", msg))
+            }
+          }
+        }
         history[[id]][[case]] <<- rbind(history[[id]][[case]], data.frame(n = n, t = r$t))
+        rm(r)   # the fit: compared, not needed any more (800 MB at 1e8)
+        if (n >= 1e7) invisible(gc(FALSE))
       }
     }
     cells[[id]] <- cell
-    cat(sprintf("  %-22s %-20s n=%-5s %s%s\n", case_label[[case]], m$label, fmt_n(n),
-                if (is.null(cell$note)) fmt_t(cell$t) else cell$note,
+    cat(sprintf("  %-22s %-24s n=%-5s %s%s\n", case_label[[case]], m$label,
+                if (case == "batch") "1e3 x 1e4" else fmt_n(n),
+                if (!is.null(cell$same_as)) sprintf("= %s (not re-timed)", methods[[cell$same_as]]$label)
+                else if (is.null(cell$note)) fmt_t(cell$t) else cell$note,
                 if (!is.na(cell$diff) && cell$diff > 0) sprintf("  (max|diff| %.1e)", cell$diff) else ""))
     flush.console()
   }
@@ -235,80 +320,112 @@ t_total <- now() - t_start
 
 ## ---------------------------------------------------------------- report ----
 
-cell_txt <- function(c) if (!is.null(c$note)) c$note else paste0(fmt_t(c$t), if (c$reps == 1L) " (1 run)" else "")
+nlab_of <- function(r) if (r$case == "batch") "1e3 x 1e4" else fmt_n(r$n)
+same_txt <- function(c) if (is.null(c$same_as)) "" else sprintf(" (= %s)", sub("^gpuiso_", "", sub("t$", " thr", c$same_as)))
+cell_txt <- function(c) {
+  if (!is.null(c$note)) return(c$note)
+  paste0(fmt_t(c$t), if (c$reps == 1L) " (1 run)" else "", same_txt(c))
+}
+t_of <- function(r, id) if (is.null(r$cells[[id]])) NA_real_ else r$cells[[id]]$t
+other_gpu <- c("gpuiso_2t", "gpuiso_all")
 
 hdr <- c("case", "n", vapply(methods, `[[`, "", "label"), "fastest peer", "speedup (1 thr)", "max abs diff vs gpuiso")
 tab <- c(paste("|", paste(hdr, collapse = " | "), "|"),
          paste("|", paste(c("---", "---:", rep("---:", length(methods)), "---", "---:", "---:"), collapse = " | "), "|"))
-not_fastest <- character(0)
+not_fastest <- character(0)   # target 1: cells where a peer is at least as fast as gpuiso on 1 thread
 for (r in rows) {
   pt <- vapply(peer_ids, function(id) r$cells[[id]]$t, 0)
   best <- if (all(is.na(pt))) NA_integer_ else which.min(pt)
-  g1 <- r$cells$gpuiso_1t$t; g2 <- r$cells$gpuiso_2t$t
+  g1 <- t_of(r, "gpuiso_1t")
   sp <- if (is.na(best)) NA else pt[[best]] / g1
-  dmax <- suppressWarnings(max(vapply(c("gpuiso_2t", peer_ids), function(id) r$cells[[id]]$diff, 0), na.rm = TRUE))
-  nlab <- if (r$case == "batch") "1e3 x 1e4" else fmt_n(r$n)
+  dmax <- suppressWarnings(max(vapply(c(other_gpu, peer_ids), function(id) r$cells[[id]]$diff, 0), na.rm = TRUE))
+  nlab <- nlab_of(r)
   sp_txt <- if (is.na(sp)) "-" else sprintf("%.1fx", sp)
   if (!is.na(sp) && sp < 1) sp_txt <- paste0("**", sp_txt, "**")
   tab <- c(tab, paste("|", paste(c(case_label[[r$case]], nlab, vapply(r$cells, cell_txt, ""),
                                    if (is.na(best)) "-" else methods[[peer_ids[best]]]$label,
                                    sp_txt, fmt_d(dmax)), collapse = " | "), "|"))
-  if (!is.na(best)) {
-    for (g in c("gpuiso_1t", "gpuiso_2t")) {
-      gt <- r$cells[[g]]$t
-      if (!is.na(gt) && pt[[best]] <= gt)
-        not_fastest <- c(not_fastest, sprintf("%s, n = %s: %s %s vs %s %s", case_label[[r$case]], nlab,
-                                              methods[[g]]$label, fmt_t(gt), methods[[peer_ids[best]]]$label,
-                                              fmt_t(pt[[best]])))
-    }
+  for (id in peer_ids) {
+    p <- pt[[id]]
+    if (!is.na(p) && !is.na(g1) && p <= g1)
+      not_fastest <- c(not_fastest, sprintf("%s, n = %s: %s %s vs %s %s", case_label[[r$case]], nlab,
+                                            methods$gpuiso_1t$label, fmt_t(g1), methods[[id]]$label, fmt_t(p)))
   }
 }
 
-## per-peer agreement table
-agr <- c(paste("|", paste(c("case", "n", paste(vapply(methods[c("gpuiso_2t", peer_ids)], `[[`, "", "label"))),
-                         collapse = " | "), "|"),
-         paste("|", paste(c("---", "---:", rep("---:", 1 + length(peer_ids))), collapse = " | "), "|"))
+## agreement table: the other gpuiso columns and the peers against gpuiso 1 thread
+agr_ids <- c(other_gpu, peer_ids)
+agr <- c(paste("|", paste(c("case", "n", vapply(methods[agr_ids], `[[`, "", "label")), collapse = " | "), "|"),
+         paste("|", paste(c("---", "---:", rep("---:", length(agr_ids))), collapse = " | "), "|"))
 for (r in rows) {
-  nlab <- if (r$case == "batch") "1e3 x 1e4" else fmt_n(r$n)
-  agr <- c(agr, paste("|", paste(c(case_label[[r$case]], nlab,
-                                   vapply(c("gpuiso_2t", peer_ids), function(id) {
-                                     c <- r$cells[[id]]; if (!is.null(c$note)) "-" else fmt_d(c$diff)
+  agr <- c(agr, paste("|", paste(c(case_label[[r$case]], nlab_of(r),
+                                   vapply(agr_ids, function(id) {
+                                     c <- r$cells[[id]]
+                                     if (!is.null(c$note)) return("-")
+                                     paste0(fmt_d(c$diff), if (isFALSE(c$identical)) " **NOT bit-identical**" else "",
+                                            same_txt(c))
                                    }, "")), collapse = " | "), "|"))
 }
 
-## ns/element and targets
-find_row <- function(case, n) Filter(function(r) r$case == case && r$n == n, rows)[[1L]]
+## throughput: ns/element at 1e7 and 1e8 (or the largest n run), and the batch
+ns <- function(t, n) sprintf("%.2f", t / n * 1e9)
+same_lab <- if (is.null(all_same_as)) "" else sub("^gpuiso_", "", sub("t$", " thr", all_same_as))
+all_note <- if (is.null(all_same_as)) "" else
+  sprintf(" (all threads = %d here: that column repeats the %s measurement, marked \"= %s\", instead of timing it again)",
+          ALL_THREADS, same_lab, same_lab)
+ns_sizes <- intersect(sizes, c(1e7, 1e8))
+if (!length(ns_sizes)) ns_sizes <- max(sizes)
+find_row <- function(case, n) {
+  hit <- Filter(function(r) r$case == case && r$n == n, rows)
+  if (length(hit)) hit[[1L]] else NULL
+}
 ns_lines <- character(0)
-for (case in c("noisy", "increasing", "weighted")) {
-  if (max(sizes) < 1e7) break
-  r <- find_row(case, 1e7)
-  ns_lines <- c(ns_lines, sprintf("- %s, n = 1e7: %.2f ns/element (1 thread), %.2f ns/element (2 threads)",
-                                  case_label[[case]], r$cells$gpuiso_1t$t / 1e7 * 1e9, r$cells$gpuiso_2t$t / 1e7 * 1e9))
+for (case in c("noisy", "increasing", "weighted")) for (n in ns_sizes) {
+  r <- find_row(case, n)
+  t1 <- t_of(r, "gpuiso_1t"); t2 <- t_of(r, "gpuiso_2t"); ta <- t_of(r, "gpuiso_all")
+  ns_lines <- c(ns_lines, sprintf(
+    "- %s, n = %s: %s / %s / %s ns/element on 1 / 2 / all (%d) threads (1-thread time / that: %.2fx on 2, %.2fx on all)",
+    case_label[[case]], fmt_n(n), ns(t1, n), ns(t2, n), ns(ta, n), ALL_THREADS, t1 / t2, t1 / ta))
 }
 rb <- rows[[length(rows)]]
-ns_lines <- c(ns_lines, sprintf("- %s: %s (1 thread), %s (2 threads); %.2f ns/element (2 threads)",
-                                case_label[["batch"]], fmt_t(rb$cells$gpuiso_1t$t), fmt_t(rb$cells$gpuiso_2t$t),
-                                rb$cells$gpuiso_2t$t / (nb * mb) * 1e9))
+tb1 <- t_of(rb, "gpuiso_1t"); tb2 <- t_of(rb, "gpuiso_2t"); tba <- t_of(rb, "gpuiso_all")
+ns_lines <- c(ns_lines, sprintf("- %s: %s / %s / %s on 1 / 2 / all (%d) threads; %s / %s / %s ns/element",
+                                case_label[["batch"]], fmt_t(tb1), fmt_t(tb2), fmt_t(tba), ALL_THREADS,
+                                ns(tb1, nb * mb), ns(tb2, nb * mb), ns(tba, nb * mb)))
+
+## targets (issue 15)
+verdict <- function(ok) if (is.na(ok)) "not measured" else if (ok) "**met**" else "**NOT met**"
+tgt1 <- if (!length(peer_ids)) "- faster than every peer on every row with one thread: not measured (no peers run)" else
+  sprintf("- faster than every peer on every row with one thread: %s%s", verdict(!length(not_fastest)),
+          if (length(not_fastest)) sprintf(" (%d cells where a peer is at least as fast, listed below)", length(not_fastest)) else "")
+r7 <- find_row("noisy", 1e7)
+tgt2 <- if (is.null(r7)) "- one row of 1e7 noisy on two threads at most 0.6x the one-thread time: not measured (no n = 1e7 rows)" else {
+  q <- t_of(r7, "gpuiso_2t") / t_of(r7, "gpuiso_1t")
+  sprintf("- one row of 1e7 noisy on two threads at most 0.6x the one-thread time: %s / %s = %.2fx -> %s",
+          fmt_t(t_of(r7, "gpuiso_2t")), fmt_t(t_of(r7, "gpuiso_1t")), q, verdict(q <= 0.6))
+}
+tgt3 <- if (!(1e8 %in% sizes)) sprintf(paste("- one row of 1e8 at least 8x faster on all threads than on one thread:",
+                                            "not measured (no n = 1e8 rows: %s)"), no_1e8_why) else {
+  ratios <- vapply(c("noisy", "increasing", "weighted"), function(case) {
+    r <- find_row(case, 1e8); t_of(r, "gpuiso_1t") / t_of(r, "gpuiso_all") }, 0)
+  sprintf("- one row of 1e8 at least 8x faster on all threads (%d) than on one thread: 1-thread time / %d-thread time %s -> %s%s%s",
+          ALL_THREADS, ALL_THREADS,
+          paste(sprintf("%s %.2fx", case_label[names(ratios)], ratios), collapse = ", "),
+          verdict(max(ratios) >= 8),
+          if (is.null(all_same_as)) "" else sprintf(" (all threads = %d: the %s time)", ALL_THREADS, same_lab),
+          if (procs < 16) sprintf("; needs >= 16 processors, this machine has %d", procs) else "")
+}
+tgt4 <- sprintf("- the 10,000 x 1,000 batch (d) at most 80 ms on two threads: %s -> %s", fmt_t(tb2), verdict(tb2 <= 0.08))
 
 all_diffs <- unlist(lapply(rows, function(r) vapply(r$cells, function(c) c$diff, 0)))
 max_all <- max(all_diffs, na.rm = TRUE)
-tgt <- c(
-  sprintf("- faster than every peer on every row: %s",
-          if (length(not_fastest)) sprintf("NO (%d cells, see below)", length(not_fastest)) else "yes (both thread counts)"),
-  if (max(sizes) >= 1e7) {
-    v <- find_row("noisy", 1e7)$cells$gpuiso_1t$t / 1e7 * 1e9
-    sprintf("- <= 5 ns/element at 1e7 noisy, 1 thread: %.2f ns -> %s", v, if (v <= 5) "met" else "NOT met")
-  },
-  sprintf("- batch <= 50 ms on 2 threads: %s -> %s", fmt_t(rb$cells$gpuiso_2t$t),
-          if (rb$cells$gpuiso_2t$t <= 0.05) "met" else "NOT met"),
-  sprintf("- all outputs agree: max abs diff over all cells %s -> %s", fmt_d(max_all),
-          if (max_all <= 1e-8) "yes" else "NO"))
+checks <- c(
+  sprintf("- 2-thread and all-thread (%d) fits bit-identical (`identical()`) to the 1-thread fit on every row: %s",
+          ALL_THREADS, if (length(not_identical)) sprintf("**NO** (%d cells, listed below)", length(not_identical)) else "yes"),
+  sprintf("- all outputs agree: max abs diff over all cells %s -> %s", fmt_d(max_all), if (max_all <= 1e-8) "yes" else "NO"))
 
 ## machine
-mem_gb <- tryCatch({
-  l <- grep("^MemTotal:", readLines("/proc/meminfo"), value = TRUE)
-  sprintf("%.0f GiB", as.numeric(gsub("[^0-9]", "", l)) / 2^20)
-}, error = function(e) "?")
+mem_gb <- if (is.na(ram_gib)) "?" else sprintf("%.0f GiB", ram_gib)
 commit <- tryCatch(system2("git", c("-C", shQuote(repo_dir), "rev-parse", "--short", "HEAD"), stdout = TRUE, stderr = FALSE),
                    error = function(e) character(0), warning = function(w) character(0))
 if (!length(commit)) commit <- "unknown (no commit)"
@@ -317,6 +434,7 @@ dirty <- tryCatch(length(system2("git", c("-C", shQuote(repo_dir), "status", "--
                                  stdout = TRUE, stderr = FALSE)) > 0, error = function(e) NA, warning = function(w) NA)
 if (isTRUE(dirty) && !nzchar(Sys.getenv("GPUISO_BENCH_COMMIT"))) commit <- paste(commit, "(R/, src/ or DESCRIPTION have uncommitted changes)")
 
+eff <- vapply(c(1L, 2L, ALL_THREADS), eff_threads, 0L)
 info <- c(
   sprintf("- date: %s", format(Sys.time(), "%Y-%m-%d %H:%M %Z")),
   sprintf("- machine: %s; %s CPU(s) (%s core(s)/socket, %s thread(s)/core, %s socket(s)); %s RAM",
@@ -325,30 +443,47 @@ info <- c(
   sprintf("- load average at start / end (other processes on the machine): %s / %s", load_start, load_now()),
   sprintf("- %s", R.version.string),
   sprintf("- gpuiso %s, commit %s; gpu_info(): %s", gpuiso_version, commit, gpu_info_txt),
-  sprintf("- peers: %s", paste(vapply(peer_ids, function(id) {
+  sprintf(paste("- threads: columns of 1, 2 and all = %d (%s; processors: %d, from %s);",
+                "gpu_info()$threads for each: %s; the package's default `gpuiso.threads`: %s%s"),
+          ALL_THREADS, if (all_src == procs_src) "the processors" else all_src, procs, procs_src,
+          paste(ifelse(is.na(eff), "?", eff), collapse = " / "),
+          if (is.null(default_threads_opt)) "unset" else format(default_threads_opt), all_note),
+  sprintf("- sizes of the single-problem rows: %s%s", paste(vapply(sizes, fmt_n, ""), collapse = ", "),
+          if (nzchar(no_1e8_why)) sprintf(" (no 1e8 rows: %s)", no_1e8_why) else ""),
+  sprintf("- peers: %s", if (!length(peer_ids)) "none (GPUISO_BENCH_PEERS)" else paste(vapply(peer_ids, function(id) {
     pkg <- switch(id, isoreg = "stats", pava = "Iso", monoreg = "fdrtool", monotone = "monotone")
     v <- tryCatch(as.character(utils::packageVersion(pkg, lib.loc = c(peer_lib, .libPaths()))), error = function(e) "?")
     sprintf("%s %s", methods[[id]]$label, v)
   }, ""), collapse = ", ")),
   sprintf("- total benchmark wall time: %.0f s", t_total))
 
+## the command that made the file: the settings that change the rows
+env_set <- c("GPUISO_BENCH_MAX_N", "GPUISO_BENCH_REPS", "GPUISO_BENCH_ALL_THREADS", "GPUISO_BENCH_PEERS",
+             "GPUISO_BENCH_OUT", "GPUISO_BENCH_STANDIN")
+env_set <- env_set[nzchar(Sys.getenv(env_set))]
+cmd <- paste(c(sprintf("%s=%s", env_set, Sys.getenv(env_set)), "Rscript bench/cpu.R"), collapse = " ")
+
+reps_txt <- paste(vapply(c(1e3, 1e5, 1e6, 1e7, 1e8), function(n) format(reps_for(n)), ""), collapse = "/")
 md <- c(
   "# gpuiso CPU benchmark",
   "",
   if (STANDIN) c(sprintf("**DRY RUN: the gpuiso columns time a %s, not gpuiso.**", gpuiso_label), ""),
-  "Generated by `Rscript bench/cpu.R` (do not edit by hand).",
+  if (!identical(PEERS, known_peers) || MAX_N < (if (BIG_RAM) 1e8 else 1e7) || REPS_MULT < 1)
+    c("**Partial run (fewer peers, sizes or repetitions than the full benchmark).**", ""),
+  sprintf("Generated by `%s` (do not edit by hand).", cmd),
   "",
   info,
   "",
-  "Median time of one call (each repetition loops k calls to last >= 50 ms; 15/11/7/5 repetitions at",
-  "n = 1e3/1e5/1e6/1e7, at most ~8 s of repetitions per cell). All methods run in one R process on the same",
-  "data. gpuiso: `isotonic(y, w, device = \"cpu\")` with `options(gpuiso.threads = 1 or 2)`.",
+  sprintf("Median time of one call (each repetition loops k calls to last >= 50 ms; %s repetitions at", reps_txt),
+  "n = 1e3/1e5/1e6/1e7/1e8, at most ~8 s of repetitions per cell except gpuiso's at 1e8, which get all of theirs).",
+  sprintf("All methods run in one R process on the same data. gpuiso: `isotonic(y, w, device = \"cpu\")` with `options(gpuiso.threads = 1, 2 or all = %d)`%s.",
+          ALL_THREADS, all_note),
   "Data: (a) `seq(0, 3, length.out = n) + rnorm(n)`; (b) `seq(0, 3, length.out = n)` (strictly increasing);",
   "(c) as (a) with weights `exp(runif(n, 0, 8))`; (d) 10,000 columns of 1,000 points as in (a), gpuiso in",
   "one call on the 1000 x 10000 matrix, the peers in a loop over the columns. stats::isoreg takes no weights.",
   "A peer cell is skipped when one call, extrapolated (power law) from the smaller sizes and from one-call probes on",
-  "prefixes of n/1000, n/100, n/10 points, would take over 30 s (10 s for stats::isoreg, O(n^2) on increasing data;
-Iso::pava is O(n^2) on noisy data). speedup = fastest peer / gpuiso 1 thread (bold if < 1).",
+  "prefixes of n/1000, n/100, n/10 points, would take over 30 s (10 s for stats::isoreg, O(n^2) on increasing data;",
+  "Iso::pava is O(n^2) on noisy data). speedup = fastest peer / gpuiso 1 thread (bold if < 1).",
   "",
   tab,
   "",
@@ -358,14 +493,26 @@ Iso::pava is O(n^2) on noisy data). speedup = fastest peer / gpuiso 1 thread (bo
   "",
   "## Targets",
   "",
-  tgt,
-  if (length(not_fastest)) c("", "Cells where a peer is at least as fast as gpuiso:", "", paste("-", not_fastest)),
+  "The targets of issue 15:",
+  "",
+  tgt1, tgt2, tgt3, tgt4,
+  "",
+  "Checks:",
+  "",
+  checks,
+  if (length(not_fastest)) c("", "Cells where a peer is at least as fast as gpuiso on one thread:", "", paste("-", not_fastest)),
+  if (length(not_identical)) c("", "**NOT bit-identical** to the 1-thread fit:", "", paste("-", not_identical)),
   "",
   "## Agreement (max abs difference from gpuiso 1 thread)",
+  "",
+  sprintf("The gpuiso columns must be 0 (bit-identical, checked with `identical()`)%s.",
+          if (length(not_identical)) "; **they are not on some rows**" else ", and are"),
   "",
   agr,
   "")
 
 cat("\n", paste(md, collapse = "\n"), "\n", sep = "")
-writeLines(md, file.path(bench_dir, "RESULTS.md"))
-cat(sprintf("\nwrote %s\n", file.path(bench_dir, "RESULTS.md")))
+if (length(not_identical))
+  cat(sprintf("\n!!!!!!!! NOT bit-identical on %d cell(s): %s\n", length(not_identical), paste(not_identical, collapse = "; ")))
+writeLines(md, OUT_FILE)
+cat(sprintf("\nwrote %s\n", OUT_FILE))
