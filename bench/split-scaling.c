@@ -1,0 +1,77 @@
+/*
+ * One long problem on 1 to N threads: the CPU engine's gi_isotonic_batch()
+ * called directly (no R) on a fresh output vector, as R hands it one.
+ * Prints the best of `reps` runs per (case, n, threads) and checks that
+ * every thread count gives the one-thread fit to the bit.
+ *
+ *   cc -O2 -fopenmp -Isrc/core bench/split-scaling.c src/core/pava.c \
+ *      src/core/split.c src/core/wide.c src/core/threads.c -lm \
+ *      -o /tmp/split-scaling && /tmp/split-scaling 1e8 3 1 2 4 8 16
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "gi_core.h"
+
+static double now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static double gauss(void)
+{
+  double u1 = (rand() + 1.0) / (RAND_MAX + 2.0);
+  double u2 = (rand() + 1.0) / (RAND_MAX + 2.0);
+  return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 4) {
+    fprintf(stderr, "usage: split-scaling n reps threads...\n");
+    return 2;
+  }
+  gi_idx n = (gi_idx) atof(argv[1]);
+  int reps = atoi(argv[2]);
+  double *y = malloc((size_t) n * 8), *yi = malloc((size_t) n * 8),
+         *w = malloc((size_t) n * 8), *ref = malloc((size_t) n * 8);
+  srand(1);
+  for (gi_idx i = 0; i < n; i++) {
+    yi[i] = 3.0 * (double) i / (double) (n - 1);
+    y[i] = yi[i] + gauss();
+    w[i] = exp(8.0 * rand() / RAND_MAX);
+  }
+  const char *name[3] = {"(a) noisy", "(b) increasing", "(c) weighted noisy"};
+  gi_idx off[2] = {0, n}, bad;
+  printf("| case | n | threads | ms | ns/element | speedup | identical |\n");
+  printf("| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+  for (int c = 0; c < 3; c++) {
+    const double *yy = c == 1 ? yi : y, *ww = c == 2 ? w : NULL;
+    double t1 = 0.0;
+    for (int a = 3; a < argc; a++) {
+      int nt = atoi(argv[a]);
+      double best = 1e30;
+      int same = 1;
+      for (int r = 0; r < reps; r++) {
+        double *fit = malloc((size_t) n * 8); /* fresh pages, as from R */
+        double t0 = now();
+        gi_isotonic_batch(yy, ww, off, 1, 0, nt, fit, NULL, &bad);
+        double t = now() - t0;
+        if (t < best) best = t;
+        if (a == 3 && r == 0) memcpy(ref, fit, (size_t) n * 8);
+        else same &= memcmp(ref, fit, (size_t) n * 8) == 0;
+        free(fit);
+      }
+      if (a == 3) t1 = best;
+      printf("| %s | %.0e | %d | %.1f | %.2f | %.2fx | %s |\n", name[c],
+             (double) n, nt, best * 1e3, best * 1e9 / (double) n, t1 / best,
+             same ? "yes" : "NO");
+      fflush(stdout);
+    }
+  }
+  return 0;
+}
