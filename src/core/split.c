@@ -72,6 +72,12 @@ static gi_status solve_pieces(const double *y, const double *w, piece *pc,
   reduction(max:failed)
   for (gi_idx p = 0; p < P; p++) {
     piece *q = &pc[p];
+    /* the master thread asks about interrupts between its pieces (a
+     * piece is too short for the pass to ask); the others see its answer */
+    if (gi_interrupted(q->b - q->a)) {
+      failed = 2;
+      continue;
+    }
     gi_stack ws;
     memset(&ws, 0, sizeof(ws));
     ws.slo = S->lo + q->a;
