@@ -4,7 +4,9 @@
  * each problem fitted alone (gi_isotonic_batch() with one problem, the
  * scalar stack pass), the same status and the same first failing problem?
  * Over many shapes of data, scales inside and outside the window of dd.h,
- * weights with zeros, ragged lengths, both directions, on 1 and 2 threads.
+ * weights with zeros, ragged lengths, both directions, on 1 and 2 threads,
+ * with the lanes four to a register (AVX2, where the processor has it)
+ * and two.
  * Prints one line per case and a summary; exits 1 on any difference.
  *
  *   cc -O2 -fopenmp -Isrc/core bench/lockstep-identity.c src/core/pava.c \
@@ -20,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gi_core.h"
+
+int gi_lockstep_test_width(int width); /* core/pava.h */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static uint64_t next_u64(void)
@@ -126,7 +130,7 @@ static batch make(gi_idx nprob, gi_idx n, int ragged, int shape, int wscheme,
 static int cases = 0, failures = 0;
 
 /* Batch fit against single fits; returns 1 on a difference. */
-static int check(const char *what, const batch *B, int dec, int nt)
+static int check(const char *what, const batch *B, int dec, int nt, int width)
 {
   gi_idx N = B->N;
   double *f1 = malloc((size_t) (N + 1) * sizeof(double));
@@ -150,8 +154,10 @@ static int check(const char *what, const batch *B, int dec, int nt)
     }
   }
   gi_idx bad;
+  gi_lockstep_test_width(width);
   gi_status st = gi_isotonic_batch(B->y, B->w, B->off, B->nprob, dec, nt, f2,
                                    s2, &bad);
+  gi_lockstep_test_width(0);
   int diff = 0;
   if (st != ref || bad != ref_bad) {
     diff = 1;
@@ -174,8 +180,9 @@ static int check(const char *what, const batch *B, int dec, int nt)
   }
   cases++;
   failures += diff;
-  printf("%s %-64s %s, %d thread%s: status %d%s\n", diff ? "FAIL" : "ok  ",
-         what, dec ? "decreasing" : "increasing", nt, nt > 1 ? "s" : "",
+  printf("%s %-64s %s, %d thread%s, %s: status %d%s\n",
+         diff ? "FAIL" : "ok  ", what, dec ? "decreasing" : "increasing", nt,
+         nt > 1 ? "s" : "", width == 2 ? "2 lanes/register" : "widest",
          (int) st, diff ? "  <<<" : "");
   free(f1); free(f2); free(s1); free(s2);
   return diff;
@@ -184,7 +191,8 @@ static int check(const char *what, const batch *B, int dec, int nt)
 static void run_batch(const char *what, batch B)
 {
   for (int dec = 0; dec < 2; dec++)
-    for (int nt = 1; nt <= 2; nt++) check(what, &B, dec, nt);
+    for (int nt = 1; nt <= 2; nt++)
+      for (int width = 0; width <= 2; width += 2) check(what, &B, dec, nt, width);
   batch_free(&B);
 }
 

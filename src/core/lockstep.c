@@ -60,8 +60,27 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+/* Four lanes to a 256-bit register where the processor has AVX2 (asked at
+ * run time). Not on Windows, where GCC cannot align the stack for
+ * 256-bit spills. AVX2 brings no FMA: nothing is contracted. */
+#if defined(__x86_64__) && !defined(_WIN32) && \
+    (defined(__clang__) || __GNUC__ >= 5)
+#define GI_AVX2 1
+#include <immintrin.h>
+#if defined(__clang__)
+#define GI_TARGET __attribute__((target("avx2")))
+#else
+/* and no SLP: GCC would add the lanes' pointer steps in vector registers
+ * and move them back one by one */
+#define GI_TARGET \
+  __attribute__((target("avx2"), optimize("no-tree-slp-vectorize")))
+#endif
+#else
+#define GI_AVX2 0
+#endif
 #else
 #define GI_LOCKSTEP 0
+#define GI_AVX2 0
 #endif
 
 #define ROUNDS 4         /* rounds between looks at the lanes */
@@ -106,7 +125,9 @@ typedef struct {
   gi_stack ws; /* gi_solve_one()'s */
   double *bh, *bl, *bwh, *bwl;
   gi_idx *bs, bcap;
-  lane L[GI_LANES];
+  int quad;   /* lanes four to a register (AVX2), else two */
+  int nlanes; /* 8 or 4 */
+  lane L[8];
 } engine;
 
 /* ---- the batch's problems, in order ---------------------------------- */
@@ -441,6 +462,242 @@ static GI_NOINLINE unsigned run_u2(lane *const *s) { return run(s, 2, 0); }
 static GI_NOINLINE unsigned run_w1(lane *const *s) { return run(s, 1, 1); }
 static GI_NOINLINE unsigned run_w2(lane *const *s) { return run(s, 2, 1); }
 
+#if GI_AVX2
+/* ---- four lanes in a register (AVX2) ----------------------------------
+ * The same round as round_pair(), operation for operation. */
+typedef double vq __attribute__((vector_size(32)));
+typedef long long vqi __attribute__((vector_size(32)));
+
+static GI_TARGET GI_ALWAYS_INLINE vq q4(double a, double b, double c,
+                                        double d)
+{
+  return (vq){a, b, c, d};
+}
+static GI_TARGET GI_ALWAYS_INLINE vq q_splat(double a)
+{
+  return (vq){a, a, a, a};
+}
+static GI_TARGET GI_ALWAYS_INLINE vq q_abs(vq a)
+{
+  const vqi m = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL,
+                 0x7fffffffffffffffLL, 0x7fffffffffffffffLL};
+  return _mm256_and_pd((vq) m, a);
+}
+static GI_TARGET GI_ALWAYS_INLINE vq q_sel(vq m, vq a, vq b)
+{
+  return _mm256_or_pd(_mm256_and_pd(m, a), _mm256_andnot_pd(m, b));
+}
+static GI_TARGET GI_ALWAYS_INLINE vq q_mask(unsigned bits)
+{
+  return (vq) (vqi){-(long long) (bits & 1), -(long long) (bits >> 1 & 1),
+                    -(long long) (bits >> 2 & 1), -(long long) (bits >> 3 & 1)};
+}
+
+typedef struct {
+  vq chi, clo, cwh, cwl, a, ts, tw;
+} quadv;
+
+/* exact_band() for four lanes: the operands in arrays */
+static GI_NOINLINE unsigned exact_band4(unsigned pool, unsigned band,
+                                        const double *o, int weighted)
+{
+  for (int h = 0; h < 4; h++) {
+    if (!(band >> h & 1)) continue;
+    const double *x = o + h;
+    double l = x[4], wl = x[12];
+    int ov = 0;
+    int g = gi_pools(x[0], &l, x[8], weighted ? &wl : NULL, x[16], x[20],
+                     x[24], x[28], &ov);
+    pool = (pool & ~(1u << h)) | (unsigned) g << h | (unsigned) ov << (h + 4);
+  }
+  return pool;
+}
+
+/* Pointer steps in bytes by the round's decisions (bit h: lane h pooled):
+ * the stacks of lanes 0..3, then their values. */
+#define QS(c, h, S) (((c) >> (h) & 1) ? -(S) : (S))
+#define QP(c, h, P) (((c) >> (h) & 1) ? 0 : (P))
+#define QROW(c, S, P)                                                     \
+  {QS(c, 0, S), QS(c, 1, S), QS(c, 2, S), QS(c, 3, S),                    \
+   QP(c, 0, P), QP(c, 1, P), QP(c, 2, P), QP(c, 3, P)}
+#define QTAB(S, P)                                                        \
+  {QROW(0, S, P),  QROW(1, S, P),  QROW(2, S, P),  QROW(3, S, P),         \
+   QROW(4, S, P),  QROW(5, S, P),  QROW(6, S, P),  QROW(7, S, P),         \
+   QROW(8, S, P),  QROW(9, S, P),  QROW(10, S, P), QROW(11, S, P),        \
+   QROW(12, S, P), QROW(13, S, P), QROW(14, S, P), QROW(15, S, P)}
+static const ptrdiff_t qstep_u[16][8] = QTAB(SU, PU);
+static const ptrdiff_t qstep_w[16][8] = QTAB(SW, PW);
+
+/* A register's four lanes' pointers, each in a variable of its own
+ * (in an array the compiler shuffles them through vector registers). */
+typedef struct {
+  double *S0, *S1, *S2, *S3;
+  const double *C0, *C1, *C2, *C3;
+  const double *E0, *E1, *E2, *E3;
+  int ovf;  /* bit h: lane h's exact test overflowed */
+} quadp;
+
+static GI_TARGET GI_ALWAYS_INLINE void round_quad(quadv *V, quadp *x,
+                                                  const int weighted)
+{
+  const int SL = weighted ? SLOT_W : SLOT_U;
+  double *s0 = x->S0, *s1 = x->S1, *s2 = x->S2, *s3 = x->S3;
+  const double *c0 = x->C0, *c1 = x->C1, *c2 = x->C2, *c3 = x->C3;
+  const vq zero = q_splat(0.0), one = q_splat(1.0);
+#define Q4(e) q4(s0[e], s1[e], s2[e], s3[e])
+#define C4(e) q4(c0[e], c1[e], c2[e], c3[e])
+  vq lo1 = Q4(1 - SL), hi2 = Q4(-2 * SL);
+  vq w2, lw1 = zero, a1 = zero, nhi, nlo = zero, nw = zero, na = zero;
+  if (weighted) {
+    a1 = Q4(2 - SL);
+    lw1 = Q4(4 - SL);
+    w2 = Q4(3 - 2 * SL);
+    nhi = C4(POINT);
+    nlo = C4(POINT + 1);
+    nw = C4(POINT + 2);
+    na = C4(POINT + 3);
+  } else {
+    w2 = Q4(2 - 2 * SL);
+    nhi = C4(1);
+  }
+#undef Q4
+#undef C4
+  vq chi = V->chi, clo = V->clo, cwh = V->cwh, ts = V->ts, tw = V->tw;
+  vq cwl = weighted ? V->cwl : zero;
+
+  vq p = chi * tw, q = ts * cwh, d = q - p;
+  vq tol = q_splat(0x1p-30) * (q_abs(p) + q_abs(q));
+  vq pool = _mm256_cmp_pd(d, tol, _CMP_GT_OQ);
+  unsigned band = (unsigned) _mm256_movemask_pd(
+      _mm256_cmp_pd(q_abs(d), tol, _CMP_LE_OQ));
+  if (__builtin_expect(band != 0, 0)) {
+    double o[32];
+    memcpy(o, &ts, 32); memcpy(o + 4, &lo1, 32);
+    memcpy(o + 8, &tw, 32); memcpy(o + 12, &lw1, 32);
+    memcpy(o + 16, &chi, 32); memcpy(o + 20, &clo, 32);
+    memcpy(o + 24, &cwh, 32); memcpy(o + 28, &cwl, 32);
+    unsigned r = exact_band4((unsigned) _mm256_movemask_pd(pool), band, o,
+                             weighted);
+    pool = q_mask(r);
+    x->ovf |= (int) (r >> 4);
+  }
+  const ptrdiff_t *st =
+      (weighted ? qstep_w : qstep_u)[_mm256_movemask_pd(pool)];
+
+  vq t = ts + chi, tb = t - ts, e = (ts - (t - tb)) + (chi - tb);
+  vq mlo = clo + (lo1 + e);
+#define PUT(f, v) \
+  (s0[f] = (v)[0], s1[f] = (v)[1], s2[f] = (v)[2], s3[f] = (v)[3])
+  PUT(0, chi);
+  PUT(1, clo);
+  if (weighted) {
+    vq u = tw + cwh, ub = u - tw, e2 = (tw - (u - ub)) + (cwh - ub);
+    vq mwl = cwl + (lw1 + e2);
+    PUT(2, V->a);
+    PUT(3, cwh);
+    PUT(4, cwl);
+    V->chi = q_sel(pool, t, nhi);
+    V->clo = q_sel(pool, mlo, nlo);
+    V->cwh = q_sel(pool, u, nw);
+    V->cwl = _mm256_and_pd(pool, mwl);
+    V->a = q_sel(pool, a1, na);
+  } else {
+    PUT(2, cwh);
+    V->chi = q_sel(pool, t, nhi);
+    V->clo = _mm256_and_pd(pool, mlo);
+    V->cwh = q_sel(pool, tw + cwh, one);
+  }
+#undef PUT
+  V->ts = q_sel(pool, hi2, chi);
+  V->tw = q_sel(pool, w2, cwh);
+  MOVE(x->S0, st[0]); MOVE(x->S1, st[1]);
+  MOVE(x->S2, st[2]); MOVE(x->S3, st[3]);
+  MOVE(x->C0, st[4]); MOVE(x->C1, st[5]);
+  MOVE(x->C2, st[6]); MOVE(x->C3, st[7]);
+}
+
+static GI_TARGET GI_ALWAYS_INLINE void qenter(quadv *V, quadp *x,
+                                              lane *const *s)
+{
+  V->chi = q4(s[0]->chi, s[1]->chi, s[2]->chi, s[3]->chi);
+  V->clo = q4(s[0]->clo, s[1]->clo, s[2]->clo, s[3]->clo);
+  V->cwh = q4(s[0]->cwh, s[1]->cwh, s[2]->cwh, s[3]->cwh);
+  V->cwl = q4(s[0]->cwl, s[1]->cwl, s[2]->cwl, s[3]->cwl);
+  V->a = q4(s[0]->a, s[1]->a, s[2]->a, s[3]->a);
+  V->ts = q4(s[0]->ts, s[1]->ts, s[2]->ts, s[3]->ts);
+  V->tw = q4(s[0]->tw, s[1]->tw, s[2]->tw, s[3]->tw);
+  x->S0 = s[0]->Sk; x->S1 = s[1]->Sk; x->S2 = s[2]->Sk; x->S3 = s[3]->Sk;
+  x->C0 = s[0]->cur; x->C1 = s[1]->cur; x->C2 = s[2]->cur;
+  x->C3 = s[3]->cur;
+  x->E0 = s[0]->end; x->E1 = s[1]->end; x->E2 = s[2]->end;
+  x->E3 = s[3]->end;
+  x->ovf = 0;
+}
+
+static GI_TARGET GI_ALWAYS_INLINE void qleave(const quadv *V,
+                                              const quadp *x, lane *const *s)
+{
+  double *Sk[4] = {x->S0, x->S1, x->S2, x->S3};
+  const double *cur[4] = {x->C0, x->C1, x->C2, x->C3};
+  for (int h = 0; h < 4; h++) {
+    lane *A = s[h];
+    A->chi = V->chi[h]; A->clo = V->clo[h]; A->cwh = V->cwh[h];
+    A->cwl = V->cwl[h]; A->a = V->a[h]; A->ts = V->ts[h]; A->tw = V->tw[h];
+    A->Sk = Sk[h]; A->cur = cur[h];
+    A->ovf |= x->ovf >> h & 1;
+  }
+}
+
+static GI_TARGET GI_ALWAYS_INLINE unsigned qpast(const quadp *x)
+{
+  return (unsigned) (x->C0 >= x->E0) | (unsigned) (x->C1 >= x->E1) << 1 |
+         (unsigned) (x->C2 >= x->E2) << 2 | (unsigned) (x->C3 >= x->E3) << 3;
+}
+
+/* run() for four lanes to a register, nq registers */
+static GI_TARGET GI_ALWAYS_INLINE unsigned qrun(lane *const *s, const int nq,
+                                                const int weighted)
+{
+  quadv V0, V1;
+  quadp x0, x1;
+  unsigned r;
+  qenter(&V0, &x0, s);
+  if (nq > 1) qenter(&V1, &x1, s + 4);
+  else { V1 = V0; x1 = x0; }
+#define QROUND()                                   \
+  do {                                             \
+    round_quad(&V0, &x0, weighted);                \
+    if (nq > 1) round_quad(&V1, &x1, weighted);    \
+  } while (0)
+  do {
+    QROUND(); QROUND(); QROUND(); QROUND(); /* ROUNDS of them */
+    r = qpast(&x0);
+    if (nq > 1) r |= qpast(&x1) << 4;
+  } while (r == 0);
+#undef QROUND
+  qleave(&V0, &x0, s);
+  if (nq > 1) qleave(&V1, &x1, s + 4);
+  return r;
+}
+
+static GI_TARGET GI_NOINLINE unsigned run_qu1(lane *const *s)
+{
+  return qrun(s, 1, 0);
+}
+static GI_TARGET GI_NOINLINE unsigned run_qu2(lane *const *s)
+{
+  return qrun(s, 2, 0);
+}
+static GI_TARGET GI_NOINLINE unsigned run_qw1(lane *const *s)
+{
+  return qrun(s, 1, 1);
+}
+static GI_TARGET GI_NOINLINE unsigned run_qw2(lane *const *s)
+{
+  return qrun(s, 2, 1);
+}
+#endif /* GI_AVX2 */
+
 /* ---- a lane's problem -------------------------------------------------- */
 
 /* The top of an empty stack: a block of sum -2^500 and weight 2^-500.
@@ -722,26 +979,43 @@ static void lane_past(engine *E, lane *L)
 
 static void lanes(engine *E)
 {
-  int weighted = E->w != NULL;
-  lane *slot[GI_LANES];
-  for (int l = 0; l < GI_LANES; l++) lane_next(E, &E->L[l]);
+  int weighted = E->w != NULL, W = E->quad ? 4 : 2;
+  lane *slot[8];
+  for (int l = 0; l < E->nlanes; l++) lane_next(E, &E->L[l]);
   for (;;) {
-    /* the active lanes, packed; an odd one fills its pair's two slots */
+    /* the active lanes, packed; the last one fills its register's empty
+     * slots */
     int cnt = 0;
-    for (int l = 0; l < GI_LANES; l++)
+    for (int l = 0; l < E->nlanes; l++)
       if (E->L[l].active) slot[cnt++] = &E->L[l];
     if (cnt == 0) break;
-    if (cnt & 1) slot[cnt] = slot[cnt - 1];
-    int np = (cnt + 1) / 2;
-    unsigned r = weighted ? (np > 1 ? run_w2(slot) : run_w1(slot))
-                          : (np > 1 ? run_u2(slot) : run_u1(slot));
-    for (int h = 0; h < 2 * np; h++)
-      if (r >> h & 1 && !(h & 1 && slot[h] == slot[h - 1]))
+    int ng = (cnt + W - 1) / W;
+    for (int h = cnt; h < ng * W; h++) slot[h] = slot[cnt - 1];
+    unsigned r;
+#if GI_AVX2
+    if (E->quad)
+      r = weighted ? (ng > 1 ? run_qw2(slot) : run_qw1(slot))
+                   : (ng > 1 ? run_qu2(slot) : run_qu1(slot));
+    else
+#endif
+      r = weighted ? (ng > 1 ? run_w2(slot) : run_w1(slot))
+                   : (ng > 1 ? run_u2(slot) : run_u1(slot));
+    for (int h = 0; h < ng * W; h++)
+      if (r >> h & 1 && !(h > 0 && slot[h] == slot[h - 1]))
         lane_past(E, slot[h]);
   }
 }
 
 #endif /* GI_LOCKSTEP */
+
+static int lane_width = 0;
+
+int gi_lockstep_test_width(int width)
+{
+  int was = lane_width;
+  lane_width = width;
+  return was;
+}
 
 gi_status gi_lockstep(const double *y, const double *w, const gi_idx *offsets,
                       gi_idx nprob, int decreasing, gi_idx *next,
@@ -769,8 +1043,12 @@ gi_status gi_lockstep(const double *y, const double *w, const gi_idx *offsets,
   E->bad = nprob;
   E->status = GI_OK;
 #if GI_LOCKSTEP
+#if GI_AVX2
+  E->quad = lane_width != 2 && __builtin_cpu_supports("avx2");
+#endif
+  E->nlanes = E->quad ? 8 : 4;
   lanes(E);
-  for (int l = 0; l < GI_LANES; l++) {
+  for (int l = 0; l < E->nlanes; l++) {
     free(E->L[l].mem);
     free(E->L[l].buf);
   }

@@ -134,6 +134,10 @@ void gi_stack_free(gi_stack *ws);
  * the status of this caller's first failing problem and that problem in
  * *bad (nprob when none). */
 #define GI_LANES 4
+/* Test-only: width 2 keeps the lanes two to a register even where AVX2
+ * would put four; 0, the default, lets the processor decide. Returns the
+ * previous setting. */
+int gi_lockstep_test_width(int width);
 gi_status gi_lockstep(const double *y, const double *w, const gi_idx *offsets,
                       gi_idx nprob, int decreasing, gi_idx *next,
                       gi_idx chunk, gi_idx *stop, double *fit,
