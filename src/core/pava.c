@@ -64,7 +64,7 @@ static int reserve(workspace *ws, gi_idx need, int weighted)
   return 0;
 }
 
-static void workspace_free(workspace *ws)
+void gi_stack_free(gi_stack *ws)
 {
   free(ws->slo); free(ws->whi); free(ws->wlo); free(ws->start);
   memset(ws, 0, sizeof(*ws));
@@ -170,20 +170,11 @@ gi_idx gi_stack_pass(const double *y, const double *w, gi_idx n, gi_idx first,
                    : stack_pass_weighted(y, w, n, first, sy, sw, shi, ws);
 }
 
-/* The blocks of a problem of n elements: k of them, block b starting at
- * start[b], with sums (hi[b] + lo[b]) of w*y and, for weighted fits,
- * (whi[b] + wlo[b]) of w; unit-weight blocks weigh their length. */
-typedef struct {
-  double *hi, *lo, *whi, *wlo;
-  gi_idx *start;
-  gi_idx k, n;
-} blocks;
-
 /* Spread the block means over their blocks, right to left: block b's sums
  * sit at index b <= start[b], so a block is read before anything is
  * written over it. Returns -1 if a sum is not finite. */
-static int spread(const blocks *B, double *fit, double back,
-                  unsigned char *starts)
+int gi_spread(const gi_blocks *B, double *fit, double back,
+              unsigned char *starts)
 {
   gi_idx end = B->n;
   double total = 0.0, next = INFINITY;
@@ -227,9 +218,9 @@ double gi_centring_scale(int lo, int hi)
   return ldexp(1.0, -(lo + (hi - lo) / 2));
 }
 
-static gi_status solve_one(const double *y, const double *w, gi_idx n,
-                           int decreasing, double *fit,
-                           unsigned char *starts, workspace *ws)
+gi_status gi_solve_one(const double *y, const double *w, gi_idx n,
+                       int decreasing, double *fit, unsigned char *starts,
+                       gi_stack *ws)
 {
   if (n == 0) return GI_OK;
   double sign = decreasing ? -1.0 : 1.0, sy = sign, sw = 1.0;
@@ -242,10 +233,10 @@ static gi_status solve_one(const double *y, const double *w, gi_idx n,
     if (k == -2) return GI_ERR_INTERRUPT;
     if (!ws->outside) {
       if (k == 0) return GI_ERR_ZERO_WEIGHT;
-      blocks B = {fit, ws->slo, w == NULL ? NULL : ws->whi,
-                  w == NULL ? NULL : ws->wlo, ws->start, k, n};
+      gi_blocks B = {fit, ws->slo, w == NULL ? NULL : ws->whi,
+                     w == NULL ? NULL : ws->wlo, ws->start, k, n};
       /* inside the window nothing overflows; the check only guards it */
-      if (spread(&B, fit, 1.0 / sy, starts) == 0 && !ws->overflow)
+      if (gi_spread(&B, fit, 1.0 / sy, starts) == 0 && !ws->overflow)
         return GI_OK;
       break;
     }
@@ -275,12 +266,14 @@ static gi_status solve_problem(const double *y, const double *w,
 {
   gi_idx a = offsets[b], n = offsets[b + 1] - a;
   if (n >= GI_SPLIT_MIN) return GI_OK;
-  return solve_one(y + a, w == NULL ? NULL : w + a, n, decreasing, fit + a,
-                   starts == NULL ? NULL : starts + a, ws);
+  return gi_solve_one(y + a, w == NULL ? NULL : w + a, n, decreasing,
+                      fit + a, starts == NULL ? NULL : starts + a, ws);
 }
 
-/* Short problems are spread over the threads, a problem to a thread; each
- * long one is then cut into pieces that all the threads share. */
+/* Short problems are spread over the threads, a problem to a thread (GI_LANES
+ * at a time in lockstep.c when there are as many), in chunks taken in
+ * order; each long one is then cut into pieces that all the threads
+ * share. */
 gi_status gi_isotonic_batch(const double *y, const double *w,
                             const gi_idx *offsets, gi_idx nprob,
                             int decreasing, int nthreads,
@@ -297,8 +290,27 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
   if (chunk < 1) chunk = 1;
   if (chunk > 64) chunk = 64;
 
+  /* enough short problems to fill the lanes of lockstep.c */
+  int lanes = nprob - nlong >= GI_LANES;
+
   if (nlong == nprob) {
     /* nothing short to solve */
+  } else if (lanes && nt == 1) {
+    status = gi_lockstep(y, w, offsets, nprob, decreasing, NULL, 0, NULL, fit,
+                         starts, &first_bad);
+  } else if (lanes) {
+    gi_idx next = 0, stop = nprob;
+#pragma omp parallel num_threads(nt)
+    {
+      gi_idx my_bad;
+      gi_status mine = gi_lockstep(y, w, offsets, nprob, decreasing, &next,
+                                   chunk, &stop, fit, starts, &my_bad);
+#pragma omp critical(gpuiso_status)
+      if (my_bad < first_bad) {
+        first_bad = my_bad;
+        status = mine;
+      }
+    }
   } else if (nt == 1) {
     /* no parallel region at all: it costs more than a short problem */
     workspace ws;
@@ -310,7 +322,7 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
         status = GI_ERR_INTERRUPT;
       first_bad = b;
     }
-    workspace_free(&ws);
+    gi_stack_free(&ws);
   } else {
 #pragma omp parallel num_threads(nt)
     {
@@ -331,7 +343,7 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
           my_bad = b;
         }
       }
-      workspace_free(&ws);
+      gi_stack_free(&ws);
 #pragma omp critical(gpuiso_status)
       if (my_bad < first_bad) {
         first_bad = my_bad;

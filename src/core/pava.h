@@ -98,6 +98,51 @@ gi_idx gi_stack_pass(const double *y, const double *w, gi_idx n, gi_idx first,
 void gi_exponent_range(const double *x, gi_idx n, int *lo, int *hi);
 double gi_centring_scale(int lo, int hi);
 
+/* The blocks of a problem of n elements: k of them, block b starting at
+ * start[b], with sums (hi[b] + lo[b]) of w*y and, for weighted fits,
+ * (whi[b] + wlo[b]) of w (whi NULL: unit weights, a block weighs its
+ * length). */
+typedef struct {
+  const double *hi, *lo, *whi, *wlo;
+  const gi_idx *start;
+  gi_idx k, n;
+} gi_blocks;
+
+/* pava.c: the block means spread over the fit, right to left, each
+ * times `back` (hi may lie in fit itself: block b's sums at index
+ * b <= start[b] are read before anything is written over them), and the
+ * block starts into `starts` (when not NULL). -1 if a mean is not
+ * finite. */
+int gi_spread(const gi_blocks *B, double *fit, double back,
+              unsigned char *starts);
+
+/* pava.c: one problem of n < GI_SPLIT_MIN elements as a batch solves it
+ * (the stack pass, then the scaled pass or wide.c where needed), with ws
+ * (zeroed before first use) its stack; gi_stack_free() frees it. */
+gi_status gi_solve_one(const double *y, const double *w, gi_idx n,
+                       int decreasing, double *fit, unsigned char *starts,
+                       gi_stack *ws);
+void gi_stack_free(gi_stack *ws);
+
+/* lockstep.c: the short problems (0 < n < GI_SPLIT_MIN) of a batch,
+ * GI_LANES at a time, with the same fit and block starts to the bit as
+ * gi_solve_one() gives each of them (see there). A batch's problems are
+ * taken in order from [0, nprob) or, with `next` not NULL, in chunks of
+ * `chunk` from a counter that the threads share (*next, the first problem
+ * not yet taken, and *stop, the first failing problem found so far: the
+ * problems after it are left). Long problems are left to split.c. Returns
+ * the status of this caller's first failing problem and that problem in
+ * *bad (nprob when none). */
+#define GI_LANES 4
+/* Test-only: width 2 keeps the lanes two to a register even where AVX2
+ * would put four; 0, the default, lets the processor decide. Returns the
+ * previous setting. */
+int gi_lockstep_test_width(int width);
+gi_status gi_lockstep(const double *y, const double *w, const gi_idx *offsets,
+                      gi_idx nprob, int decreasing, gi_idx *next,
+                      gi_idx chunk, gi_idx *stop, double *fit,
+                      unsigned char *starts, gi_idx *bad);
+
 /* split.c: one problem of n >= GI_SPLIT_MIN elements (gi_core.h) solved in pieces on
  * up to nthreads threads (see there); the same status and result as
  * pava.c's one-thread solve of any problem. */
