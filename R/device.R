@@ -225,7 +225,7 @@ print.gpuiso_gpu_info <- function(x, ...) {
 # time than the CPU engine on 8 or 16 threads, for one problem and for
 # batches of 16- and 1,000-element problems alike; at 2^12 the CPU is
 # faster in all three. options(gpuiso.gpu_min_n =) overrides it.
-gpu_min_n_default <- 2^14
+gpu_min_n_default <- 2^14 # repeated in src/api_isotonic.c (below_gpu_min_n())
 
 # The same for the pipelines that sort on the device (isoreg(),
 # iso_calibrate(), reliability_diagram()), whose crossover was measured at

@@ -109,17 +109,14 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
                      groups = NULL, precision = c("double", "single"),
                      y_min = NULL, y_max = NULL, na.rm = FALSE) {
   # One plain vector in double on the CPU, the commonest call: validated and
-  # fitted in C at once, the full path below only when something needs
-  # preparing or is wrong.
+  # fitted in C at once (decreasing, precision, na.rm and device checked
+  # there too, see ffi_isotonic_quick()), the full path below only when
+  # something needs preparing or is wrong.
   if (is.null(groups) && is.null(attributes(y)) && is.null(attributes(weights)) &&
-      (identical(decreasing, FALSE) || identical(decreasing, TRUE)) &&
-      (identical(precision, "double") || identical(precision, c("double", "single"))) &&
-      is.null(y_min) && is.null(y_max) &&
-      (identical(na.rm, FALSE) || identical(na.rm, TRUE)) &&
-      (identical(device, "cpu") ||
-         identical(device, "auto") && length(y) < gpu_min_n())) {
-    fit <- .Call(ffi_isotonic_quick, y, weights, decreasing)
-    if (!is.null(fit)) return(fit)
+      is.null(y_min) && is.null(y_max) && is.null(attributes(device))) {
+    fit <- .Call(ffi_isotonic_quick, y, weights, decreasing, precision, na.rm, device)
+    if (is.double(fit)) return(fit)
+    if (!is.null(fit)) gpu_min_n() # FALSE: device "auto", an invalid option
   }
   call <- sys.call()
   precision <- check_precision(precision, call)

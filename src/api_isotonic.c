@@ -1,5 +1,6 @@
 /* .Call glue for the forward and backward passes of the isotonic fit. */
 #include <math.h>
+#include <string.h>
 #include "gpuiso.h"
 #include "core/gi_memory.h"
 
@@ -89,26 +90,93 @@ static int option_threads(void)
   return v > 1 << 20 ? 1 << 20 : (int) v;
 }
 
-/* The common case without any R-level preparation: one problem, y a double
- * vector, w NULL or a double vector of the same length. Returns the fit, or
- * NULL when any input is invalid, so that the R layer can take its full
- * path and raise the error that names the argument and position. */
-SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing)
+/* A string vector of one element equal to `s`, as identical() compares
+ * them (neither NA nor marked as bytes). */
+static int is_string(SEXP x, const char *s)
 {
-  if (TYPEOF(y) != REALSXP) return R_NilValue;
+  if (TYPEOF(x) != STRSXP || Rf_xlength(x) != 1 || OBJECT(x)) return 0;
+  SEXP c = STRING_ELT(x, 0);
+  return c != NA_STRING && Rf_getCharCE(c) != CE_BYTES && strcmp(CHAR(c), s) == 0;
+}
+
+/* TRUE or FALSE, not NA. */
+static int is_flag(SEXP x)
+{
+  return TYPEOF(x) == LGLSXP && Rf_xlength(x) == 1 && !OBJECT(x) &&
+         LOGICAL(x)[0] != NA_LOGICAL;
+}
+
+/* precision = "double", or the default c("double", "single"). */
+static int is_double_precision(SEXP p)
+{
+  if (is_string(p, "double")) return 1;
+  if (TYPEOF(p) != STRSXP || Rf_xlength(p) != 2 || OBJECT(p)) return 0;
+  for (int i = 0; i < 2; i++) {
+    SEXP c = STRING_ELT(p, i);
+    if (c == NA_STRING || Rf_getCharCE(c) == CE_BYTES ||
+        strcmp(CHAR(c), i == 0 ? "double" : "single") != 0)
+      return 0;
+  }
+  return 1;
+}
+
+/* device = "auto" stays on the CPU below options(gpuiso.gpu_min_n)
+ * (gpu_min_n() of R/device.R, whose default gpu_min_n_default this
+ * repeats): 1 if n is below it, 0 if not, -1 if the option is not a
+ * number that C can read as valid (the R layer then asks gpu_min_n()). */
+static int below_gpu_min_n(R_xlen_t n)
+{
+  SEXP m = Rf_GetOption1(Rf_install("gpuiso.gpu_min_n"));
+  double v;
+  if (Rf_isNull(m)) {
+    v = 16384.0;
+  } else if (Rf_xlength(m) != 1 || OBJECT(m)) {
+    return -1;
+  } else if (TYPEOF(m) == INTSXP) {
+    if (INTEGER(m)[0] == NA_INTEGER) return -1;
+    v = INTEGER(m)[0];
+  } else if (TYPEOF(m) == REALSXP) {
+    v = REAL(m)[0];
+  } else {
+    return -1;
+  }
+  if (!(v >= 0)) return -1; /* negative or NaN */
+  return (double) n < v;
+}
+
+/* The common case without any R-level preparation: one problem, y a double
+ * vector, w NULL or a double vector of the same length (neither with
+ * attributes, which the R layer checks, as it checks that the bounds and
+ * groups are NULL and that device has no attributes), decreasing and
+ * na.rm TRUE or FALSE, precision "double" (or its default), device "cpu",
+ * or "auto" below options(gpuiso.gpu_min_n). Returns the fit; FALSE when
+ * device is "auto" and that option is not a valid number (the R layer
+ * then raises gpu_min_n()'s error); NULL when anything else is asked for
+ * or any input is invalid, so that the R layer can take its full path
+ * (and raise the error that names the argument and position). */
+SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing, SEXP precision,
+                        SEXP na_rm, SEXP device)
+{
+  if (TYPEOF(y) != REALSXP || !is_flag(decreasing) ||
+      !is_double_precision(precision) || !is_flag(na_rm))
+    return R_NilValue;
   R_xlen_t n = Rf_xlength(y);
-  if (gi_first_invalid(REAL(y), n, 0, 1) >= 0) return R_NilValue;
+  if (!is_string(device, "cpu")) {
+    if (!is_string(device, "auto")) return R_NilValue;
+    int below = below_gpu_min_n(n);
+    if (below < 0) return Rf_ScalarLogical(FALSE);
+    if (!below) return R_NilValue;
+  }
   const double *wp = NULL;
-  gi_idx off[2] = {0, (gi_idx) n};
   if (!Rf_isNull(w)) {
     if (TYPEOF(w) != REALSXP || Rf_xlength(w) != n) return R_NilValue;
     wp = REAL(w);
-    if (gi_first_invalid(wp, n, GI_CHECK_NONNEG, 1) >= 0 || gi_first_weightless(wp, off, 1) >= 0)
-      return R_NilValue;
   }
+  if (!gi_fit_inputs_ok(REAL(y), wp, (gi_idx) n)) return R_NilValue;
+  gi_idx off[2] = {0, (gi_idx) n};
   int nt = 1;
   if (n >= GI_SPLIT_MIN && (nt = option_threads()) < 1)
     return R_NilValue;
-  return fit_batch(y, wp, off, 1, Rf_asLogical(decreasing) == TRUE, nt,
+  return fit_batch(y, wp, off, 1, LOGICAL(decreasing)[0] == TRUE, nt,
                    R_NilValue);
 }

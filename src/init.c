@@ -2,12 +2,13 @@
 #include <R_ext/Rdynload.h>
 #include <R_ext/Visibility.h>
 #include "gpuiso.h"
+#include "core/gi_memory.h"
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
 static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_isotonic_fit, 6),
-  CALLDEF(ffi_isotonic_quick, 3),
+  CALLDEF(ffi_isotonic_quick, 6),
   CALLDEF(ffi_isotonic_vjp, 8),
   CALLDEF(ffi_first_invalid, 4),
   CALLDEF(ffi_first_weightless, 2),
@@ -47,4 +48,11 @@ void attribute_visible R_init_gpuiso(DllInfo *dll)
   R_useDynamicSymbols(dll, FALSE);
   R_forceSymbols(dll, TRUE);
   gi_interrupts_init();
+}
+
+/* The scratch memory the engine keeps between calls (gi_scratch_take()). */
+void attribute_visible R_unload_gpuiso(DllInfo *dll)
+{
+  (void) dll;
+  gi_scratch_release();
 }

@@ -34,6 +34,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gi_memory.h"
 #include "gi_omp.h"
 #include "pava.h"
 #include "wide.h"
@@ -312,9 +313,35 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
       }
     }
   } else if (nt == 1) {
-    /* no parallel region at all: it costs more than a short problem */
+    /* no parallel region at all: it costs more than a short problem; and
+     * one workspace with room for the longest problem, kept from call to
+     * call (gi_scratch_take()) */
+    gi_idx m = 0;
+    for (gi_idx b = 0; b < nprob; b++) {
+      gi_idx len = offsets[b + 1] - offsets[b];
+      if (len < GI_SPLIT_MIN && len > m) m = len;
+    }
+    gi_scratch mem = gi_scratch_take((size_t) m * (w != NULL ? 4 : 2) *
+                                     sizeof(double));
     workspace ws;
     memset(&ws, 0, sizeof(ws));
+    if (mem.p == NULL) {
+      /* the first problem that needs the workspace fails */
+      status = GI_ERR_NOMEM;
+      for (first_bad = 0; first_bad < nprob; first_bad++) {
+        gi_idx len = offsets[first_bad + 1] - offsets[first_bad];
+        if (len > 0 && len < GI_SPLIT_MIN) break;
+      }
+    } else {
+      ws.slo = mem.p;
+      ws.start = (gi_idx *) (ws.slo + m);
+      if (w != NULL) {
+        ws.whi = (double *) (ws.start + m);
+        ws.wlo = ws.whi + m;
+      }
+      ws.cap = m;
+      ws.fixed = 1;
+    }
     for (gi_idx b = 0; b < nprob && status == GI_OK; b++) {
       status = solve_problem(y, w, offsets, b, decreasing, fit, starts, &ws);
       if (status == GI_OK && !is_long(offsets, b) &&
@@ -322,7 +349,7 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
         status = GI_ERR_INTERRUPT;
       first_bad = b;
     }
-    gi_stack_free(&ws);
+    gi_scratch_give(mem);
   } else {
 #pragma omp parallel num_threads(nt)
     {

@@ -69,6 +69,27 @@ gi_idx gi_first_invalid(const double *x, gi_idx n, int checks, int nthreads)
   return first < n ? first : -1;
 }
 
+int gi_fit_inputs_ok(const double *y, const double *w, gi_idx n)
+{
+  int pos = 0;
+  for (gi_idx j = 0; j < n; j += 1024) {
+    gi_idx e = j + 1024 < n ? j + 1024 : n;
+    int bad = 0;
+    if (w == NULL) {
+#pragma omp simd reduction(|:bad)
+      for (gi_idx i = j; i < e; i++) bad |= invalid(y[i], 0);
+    } else {
+#pragma omp simd reduction(|:bad, pos)
+      for (gi_idx i = j; i < e; i++) {
+        bad |= invalid(y[i], 0) | invalid(w[i], GI_CHECK_NONNEG);
+        pos |= w[i] > 0;
+      }
+    }
+    if (bad) return 0;
+  }
+  return w == NULL || n == 0 || pos;
+}
+
 gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,
                            gi_idx nprob)
 {

@@ -22,6 +22,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "gi_memory.h"
 #include "gi_omp.h"
 #include "pava.h"
 #include "wide.h"
@@ -333,17 +334,25 @@ gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
   if (P < 1) P = 1;
   int nt = nthreads < 1 ? 1 : nthreads;
   if ((gi_idx) nt > P) nt = (int) P;
-  piece *pc = calloc((size_t) P, sizeof(piece));
-  slots S = {fit, malloc((size_t) n * sizeof(double)),
-             weighted ? malloc((size_t) n * sizeof(double)) : NULL,
-             weighted ? malloc((size_t) n * sizeof(double)) : NULL,
-             malloc((size_t) n * sizeof(gi_idx))};
+  /* one block: the pieces, then the slots' arrays (kept from call to
+   * call when small, see gi_scratch_take()) */
+  size_t arrays = weighted ? 4 : 2;
+  gi_scratch mem = gi_scratch_take((size_t) P * sizeof(piece) +
+                                   arrays * (size_t) n * sizeof(double));
+  piece *pc = mem.p;
+  slots S = {fit, NULL, NULL, NULL, NULL};
   gi_status st = GI_OK;
   int redo = 0;
-  if (pc == NULL || S.lo == NULL || S.start == NULL ||
-      (weighted && (S.whi == NULL || S.wlo == NULL))) {
+  if (pc == NULL) {
     st = GI_ERR_NOMEM;
     goto done;
+  }
+  memset(pc, 0, (size_t) P * sizeof(piece));
+  S.lo = (double *) (pc + P);
+  S.start = (gi_idx *) (S.lo + n);
+  if (weighted) {
+    S.whi = (double *) (S.start + n);
+    S.wlo = S.whi + n;
   }
   for (gi_idx p = 0; p < P; p++) {
     pc[p].a = piece_start(n, P, p);
@@ -366,11 +375,7 @@ gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
     }
   }
 done:
-  free(pc);
-  free(S.lo);
-  free(S.whi);
-  free(S.wlo);
-  free(S.start);
+  gi_scratch_give(mem);
   if (st == GI_OK && redo == 2)
     st = gi_pava_wide(y, w, n, decreasing, fit, starts);
   return st;
