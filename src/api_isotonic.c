@@ -172,11 +172,11 @@ SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing, SEXP precision,
     if (TYPEOF(w) != REALSXP || Rf_xlength(w) != n) return R_NilValue;
     wp = REAL(w);
   }
-  if (!gi_fit_inputs_ok(REAL(y), wp, (gi_idx) n)) return R_NilValue;
-  gi_idx off[2] = {0, (gi_idx) n};
   int nt = 1;
   if (n >= GI_SPLIT_MIN && (nt = option_threads()) < 1)
     return R_NilValue;
+  if (!gi_fit_inputs_ok(REAL(y), wp, (gi_idx) n, nt)) return R_NilValue;
+  gi_idx off[2] = {0, (gi_idx) n};
   return fit_batch(y, wp, off, 1, LOGICAL(decreasing)[0] == TRUE, nt,
                    R_NilValue);
 }

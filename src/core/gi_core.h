@@ -76,8 +76,10 @@ gi_status gi_isotonic_vjp_batch(const double *y, const double *w,
 
 /* 1 if one problem's values y[0..n) are finite and its weights (w NULL:
  * unit weights) finite and non-negative, not all zero (unless n is 0):
- * what gi_first_invalid() and gi_first_weightless() check, in one pass. */
-int gi_fit_inputs_ok(const double *y, const double *w, gi_idx n);
+ * what gi_first_invalid() and gi_first_weightless() check, in one pass
+ * (on up to nthreads threads for long vectors). */
+int gi_fit_inputs_ok(const double *y, const double *w, gi_idx n,
+                     int nthreads);
 
 /* First problem (0-based) whose weights sum to zero, or -1. */
 gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,

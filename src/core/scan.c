@@ -69,25 +69,48 @@ gi_idx gi_first_invalid(const double *x, gi_idx n, int checks, int nthreads)
   return first < n ? first : -1;
 }
 
-int gi_fit_inputs_ok(const double *y, const double *w, gi_idx n)
+/* Whether y[lo..hi) and w[lo..hi) hold nothing invalid; *pos is set when
+ * some weight there is positive. */
+static int inputs_ok_in(const double *y, const double *w, gi_idx lo,
+                        gi_idx hi, int *pos)
 {
-  int pos = 0;
-  for (gi_idx j = 0; j < n; j += 1024) {
-    gi_idx e = j + 1024 < n ? j + 1024 : n;
-    int bad = 0;
+  for (gi_idx j = lo; j < hi; j += 1024) {
+    gi_idx e = j + 1024 < hi ? j + 1024 : hi;
+    int bad = 0, p = 0;
     if (w == NULL) {
 #pragma omp simd reduction(|:bad)
       for (gi_idx i = j; i < e; i++) bad |= invalid(y[i], 0);
     } else {
-#pragma omp simd reduction(|:bad, pos)
+#pragma omp simd reduction(|:bad, p)
       for (gi_idx i = j; i < e; i++) {
         bad |= invalid(y[i], 0) | invalid(w[i], GI_CHECK_NONNEG);
-        pos |= w[i] > 0;
+        p |= w[i] > 0;
       }
     }
+    *pos |= p;
     if (bad) return 0;
   }
-  return w == NULL || n == 0 || pos;
+  return 1;
+}
+
+int gi_fit_inputs_ok(const double *y, const double *w, gi_idx n, int nthreads)
+{
+  int pos = 0, ok = 1;
+  int nt = n < 4 * GI_SCAN_BLOCK ? 1 : gi_threads_cap(nthreads);
+  if (nt <= 1) {
+    ok = inputs_ok_in(y, w, 0, n, &pos);
+  } else {
+    /* a long problem's scan on the threads that will fit it */
+    gi_idx nblock = (n + GI_SCAN_BLOCK - 1) / GI_SCAN_BLOCK;
+#pragma omp parallel for num_threads(nt) schedule(static) \
+  reduction(&:ok) reduction(|:pos)
+    for (gi_idx b = 0; b < nblock; b++) {
+      gi_idx lo = b * GI_SCAN_BLOCK;
+      gi_idx hi = lo + GI_SCAN_BLOCK < n ? lo + GI_SCAN_BLOCK : n;
+      ok &= inputs_ok_in(y, w, lo, hi, &pos);
+    }
+  }
+  return ok && (w == NULL || n == 0 || pos);
 }
 
 gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,
