@@ -411,7 +411,7 @@ tgt3 <- if (!(1e8 %in% sizes)) sprintf(paste("- one row of 1e8 at least 8x faste
   sprintf("- one row of 1e8 at least 8x faster on all threads (%d) than on one thread: 1-thread time / %d-thread time %s -> %s%s%s",
           ALL_THREADS, ALL_THREADS,
           paste(sprintf("%s %.2fx", case_label[names(ratios)], ratios), collapse = ", "),
-          verdict(max(ratios) >= 8),
+          verdict(min(ratios) >= 8),
           if (is.null(all_same_as)) "" else sprintf(" (all threads = %d: the %s time)", ALL_THREADS, same_lab),
           if (procs < 16) sprintf("; needs >= 16 processors, this machine has %d", procs) else "")
 }
