@@ -114,6 +114,11 @@ void gi_expand_zero(const double *w, const gi_idx *offsets, gi_idx nprob,
  * outside it the CPU's wide-range passes are. */
 int gi_in_window(const double *x, gi_idx n, int nthreads);
 
+/* 1 if some nonzero |scale * x[i]| lies outside that window (one thread;
+ * vectorised, so that the stack pass need not test its elements one by
+ * one). */
+int gi_any_outside(const double *x, gi_idx n, double scale);
+
 /* 1 if plain double sums of w (non-negative) are exact in any order and at
  * any power-of-two scale: every positive weight a whole multiple of the
  * finest lowest bit, 2^e, and their total below 2^(52 + e). With outcomes

@@ -79,15 +79,26 @@ void gi_stack_free(gi_stack *ws)
  * is then not to be used). Pooling follows gi_pools(). A point of zero
  * weight decides nothing: it joins the block of the next positive-weight
  * point (`pend` remembers where such points began); trailing ones stay in
- * the last block, and ws->pend says where they begin. */
+ * the last block, and ws->pend says where they begin.
+ *
+ * The top block lives in registers and goes to the stack only when a
+ * point starts a block above it: a point that pools with the top costs no
+ * store and no load. The operations, and their order, are those of the
+ * plain stack pass in which every point is pushed and then popped (see
+ * lockstep.c, which does the same in lanes): a merge adds the lower
+ * block's sums to the upper's, hi parts by two_sum(lower, upper), lo parts
+ * as upper + (lower + error). */
 static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
                                          gi_idx n, gi_idx first, double sy,
                                          double sw, double *shi,
                                          workspace *ws)
 {
   const int weighted = w != NULL;
-  gi_idx k = 0, pend = -1;
-  double ts = 0.0, tw = 0.0; /* hi parts of the top block's sums */
+  gi_idx k = 0, pend = -1; /* k: blocks under the top */
+  /* the top block: sums th + tl of w*y and tw + twl of w, first element ta
+   * (tw its length for unit weights); none until ta >= 0 */
+  double th = 0.0, tl = 0.0, tw = 0.0, twl = 0.0;
+  gi_idx ta = -1;
   double *slo = ws->slo, *whi = ws->whi, *wlo = ws->wlo;
   gi_idx *start = ws->start;
   int outside = 0;
@@ -95,13 +106,13 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
   for (gi_idx i0 = 0; i0 < n; i0 += 0x10000) {
     gi_idx i1 = n - i0 > 0x10000 ? i0 + 0x10000 : n;
     if (i0 > 0 && gi_interrupted(0x10000)) return -2;
+    outside |= gi_any_outside(y + i0, i1 - i0, sy) |
+               (weighted && gi_any_outside(w + i0, i1 - i0, sw));
     for (gi_idx i = i0; i < i1; i++) {
       double v = sy * y[i], chi = v, clo = 0.0, cwh = 1.0, cwl = 0.0;
       gi_idx a = first + i;
-      outside |= outside_window(v);
       if (weighted) {
         double wi = sw * w[i];
-        outside |= outside_window(wi);
         if (wi == 0.0) {
           if (pend < 0) pend = first + i;
           continue;
@@ -112,11 +123,41 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
         clo = two_prod_err(wi, v, chi);
         cwh = wi;
       }
-      /* pool while the top's mean is >= the current one's */
-      while (k > 0 && gi_pools(ts, &slo[k - 1], tw,
+      if (ta < 0 || !gi_pools(th, &tl, tw, weighted ? &twl : NULL, chi, clo,
+                              cwh, cwl, &ws->overflow)) {
+        /* a block of its own: the top goes onto the stack */
+        if (ta >= 0) {
+          if (k == ws->cap) {
+            if (reserve(ws, k + 1, weighted)) return -1;
+            slo = ws->slo; whi = ws->whi; wlo = ws->wlo; start = ws->start;
+          }
+          shi[k] = th; slo[k] = tl; start[k] = ta;
+          if (weighted) {
+            whi[k] = tw;
+            wlo[k] = twl;
+          }
+          k++;
+        }
+        th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
+        continue;
+      }
+      /* pooled with the top, then the top with the blocks under it while
+       * their mean is >= its own */
+      double e;
+      two_sum(th, chi, &chi, &e);
+      clo += tl + e;
+      a = ta;
+      if (weighted) {
+        two_sum(tw, cwh, &cwh, &e);
+        cwl += twl + e;
+      } else {
+        cwh = (double) (first + i + 1 - a);
+      }
+      while (k > 0 && gi_pools(shi[k - 1], &slo[k - 1],
+                               weighted ? whi[k - 1]
+                                        : (double) (a - start[k - 1]),
                                weighted ? &wlo[k - 1] : NULL, chi, clo, cwh,
                                cwl, &ws->overflow)) {
-        double e;
         --k;
         two_sum(shi[k], chi, &chi, &e);
         clo += slo[k] + e;
@@ -127,33 +168,35 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
         } else {
           cwh = (double) (first + i + 1 - a);
         }
-        if (k > 0) {
-          ts = shi[k - 1];
-          tw = weighted ? whi[k - 1] : (double) (a - start[k - 1]);
-        }
       }
-      if (k == ws->cap) {
-        if (reserve(ws, k + 1, weighted)) return -1;
-        slo = ws->slo; whi = ws->whi; wlo = ws->wlo; start = ws->start;
-      }
-      shi[k] = chi; slo[k] = clo; start[k] = a;
-      if (weighted) {
-        whi[k] = cwh;
-        wlo[k] = cwl;
-      }
-      k++;
-      ts = chi;
-      tw = cwh;
+      th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
     }
+  }
+  if (ta >= 0) {
+    if (k == ws->cap) {
+      if (reserve(ws, k + 1, weighted)) return -1;
+      slo = ws->slo; whi = ws->whi; wlo = ws->wlo; start = ws->start;
+    }
+    shi[k] = th; slo[k] = tl; start[k] = ta;
+    if (weighted) {
+      whi[k] = tw;
+      wlo[k] = twl;
+    }
+    k++;
   }
   ws->outside = outside;
   ws->pend = pend;
   return k;
 }
 
+/* The pass compiled for the scales it nearly always meets, so that the
+ * multiplication by +-1 (exact either way) folds away: it would stand on
+ * the chain from a load to the next pooling decision. */
 static gi_idx stack_pass_unit(const double *y, gi_idx n, gi_idx first,
                               double sy, double *shi, workspace *ws)
 {
+  if (sy == 1.0) return stack_pass(y, NULL, n, first, 1.0, 1.0, shi, ws);
+  if (sy == -1.0) return stack_pass(y, NULL, n, first, -1.0, 1.0, shi, ws);
   return stack_pass(y, NULL, n, first, sy, 1.0, shi, ws);
 }
 
@@ -161,6 +204,10 @@ static gi_idx stack_pass_weighted(const double *y, const double *w, gi_idx n,
                                   gi_idx first, double sy, double sw,
                                   double *shi, workspace *ws)
 {
+  if (sw == 1.0 && sy == 1.0)
+    return stack_pass(y, w, n, first, 1.0, 1.0, shi, ws);
+  if (sw == 1.0 && sy == -1.0)
+    return stack_pass(y, w, n, first, -1.0, 1.0, shi, ws);
   return stack_pass(y, w, n, first, sy, sw, shi, ws);
 }
 

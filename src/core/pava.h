@@ -60,8 +60,13 @@ static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
 {
   double p = chi * tw, q = ts * cwh, d = q - p;
   double tol = 0x1p-30 * (fabs(p) + fabs(q));
-  if (d < -tol) return 0;
-  if (d > tol) return 1;
+  /* the side first, which waits on one product, then (nearly always
+   * true, so predicted) whether it is clear of the band */
+  if (q < p) {
+    if (p - q > tol) return 0;
+  } else if (d > tol) {
+    return 1;
+  }
   int geq = gi_sums_geq(ts, *tl, tw, twl != NULL ? *twl : 0.0, chi, clo, cwh,
                         cwl);
   if (geq < 0) {
@@ -76,8 +81,8 @@ static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
  * one unit-weight element is its value. Non-finite if a sum is. */
 static inline double gi_block_mean(double sh, double sl, double wh, double wl)
 {
+  if (wh == 1.0 && sl == 0.0 && wl == 0.0) return sh; /* sh / 1, no division */
   double m = sh / wh;
-  if (sl == 0.0 && wl == 0.0 && wh == 1.0) return m;
   double p = m * wh, pe = two_prod_err(m, wh, p);
   double r = (((sh - p) - pe) + sl) - m * wl;
   double c = m + r / (wh + wl);

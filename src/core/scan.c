@@ -6,6 +6,9 @@
 #include "gi_big.h" /* gi_low_bit() */
 #include "gi_core.h"
 #include "gi_omp.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Nonzero when v fails: not finite, or a check of `checks`. Branch-free,
  * so that the loop below vectorises. */
@@ -138,6 +141,33 @@ gi_idx gi_first_outside_unit(const double *x, gi_idx n)
   for (gi_idx i = 0; i < n; i++)
     if (!(x[i] >= 0.0 && x[i] <= 1.0)) return i;
   return -1;
+}
+
+/* outside_window() of scale * x[i], two at a time where SSE2 has the
+ * comparisons as masks (compilers do not vectorise the scalar test). */
+int gi_any_outside(const double *x, gi_idx n, double scale)
+{
+  int out = 0;
+  gi_idx i = 0;
+#ifdef __SSE2__
+  const __m128d sc = _mm_set1_pd(scale), hi = _mm_set1_pd(0x1p200),
+                lo = _mm_set1_pd(0x1p-200), zero = _mm_setzero_pd(),
+                sign = _mm_set1_pd(-0.0);
+  __m128d m0 = zero, m1 = zero;
+  for (; i + 4 <= n; i += 4) {
+    __m128d a = _mm_andnot_pd(sign, _mm_mul_pd(sc, _mm_loadu_pd(x + i)));
+    __m128d b = _mm_andnot_pd(sign, _mm_mul_pd(sc, _mm_loadu_pd(x + i + 2)));
+    m0 = _mm_or_pd(m0, _mm_or_pd(_mm_cmpgt_pd(a, hi),
+                                 _mm_and_pd(_mm_cmplt_pd(a, lo),
+                                            _mm_cmpneq_pd(a, zero))));
+    m1 = _mm_or_pd(m1, _mm_or_pd(_mm_cmpgt_pd(b, hi),
+                                 _mm_and_pd(_mm_cmplt_pd(b, lo),
+                                            _mm_cmpneq_pd(b, zero))));
+  }
+  out = _mm_movemask_pd(_mm_or_pd(m0, m1)) != 0;
+#endif
+  for (; i < n; i++) out |= outside_window(scale * x[i]);
+  return out;
 }
 
 int gi_in_window(const double *x, gi_idx n, int nthreads)
