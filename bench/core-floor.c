@@ -7,7 +7,9 @@
  * with the output pages touched beforehand, so the figures are compute only.
  *
  *   cc -O2 -fopenmp -Isrc/core bench/core-floor.c src/core/pava.c \
- *      src/core/threads.c -lm -o /tmp/core-floor && /tmp/core-floor
+ *      src/core/threads.c src/core/split.c src/core/wide.c \
+ *      src/core/lockstep.c src/core/memory.c src/core/scan.c -lm \
+ *      -o /tmp/core-floor && /tmp/core-floor
  */
 #include <math.h>
 #include <stdint.h>

@@ -11,7 +11,8 @@
  *
  *   cc -O2 -fopenmp -Isrc/core bench/lockstep-identity.c src/core/pava.c \
  *      src/core/lockstep.c src/core/split.c src/core/wide.c \
- *      src/core/threads.c -lm -o /tmp/ls-identity && /tmp/ls-identity
+ *      src/core/threads.c src/core/memory.c src/core/scan.c -lm \
+ *      -o /tmp/ls-identity && /tmp/ls-identity
  *
  * (add -fsanitize=address,undefined for the memory checks; an argument
  * scales the number of repetitions.)

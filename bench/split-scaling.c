@@ -5,7 +5,8 @@
  * every thread count gives the one-thread fit to the bit.
  *
  *   cc -O2 -fopenmp -Isrc/core bench/split-scaling.c src/core/pava.c \
- *      src/core/split.c src/core/wide.c src/core/threads.c -lm \
+ *      src/core/split.c src/core/wide.c src/core/threads.c \
+ *      src/core/lockstep.c src/core/memory.c src/core/scan.c -lm \
  *      -o /tmp/split-scaling && /tmp/split-scaling 1e8 3 1 2 4 8 16
  */
 #include <math.h>
