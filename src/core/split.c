@@ -226,6 +226,17 @@ static gi_idx live_end(const slots *S, const piece *q, gi_idx j)
   return j + 1 < q->k ? S->start[q->a + j + 1] : q->end;
 }
 
+/* Is piece q, of unit weights, still every element a block of its own,
+ * as on increasing data: its stack pass pooled nothing and the merge took
+ * nothing from it or into it? Then each block's mean is its value, which
+ * the fit already holds (fit[a + j] is slot j's hi sum, its lo sum 0), and
+ * the two passes below need not look at the slots. */
+static int all_singletons(const piece *q, const slots *S, int weighted)
+{
+  return !weighted && q->lo == 0 && q->k == q->b - q->a &&
+         S->start[q->a] == q->a && q->end == q->b;
+}
+
 /* Means into S->lo (the sums are read first), each piece's smallest mean,
  * and the start flags cleared over its elements. Returns 1 if a mean is
  * not finite. */
@@ -233,6 +244,17 @@ static int piece_means(piece *q, const slots *S, int weighted,
                        unsigned char *starts)
 {
   double mn = INFINITY, total = 0.0;
+  if (q->k > q->lo && all_singletons(q, S, weighted)) {
+    /* gi_block_mean() of a one-element block is its value */
+    for (gi_idx i = q->a; i < q->b; i++) {
+      double m = S->hi[i];
+      total += m * 0.0;
+      mn = m < mn ? m : mn;
+    }
+    q->min = mn;
+    if (starts != NULL) memset(starts + q->a, 0, (size_t) (q->b - q->a));
+    return !(total == 0.0);
+  }
   for (gi_idx j = q->lo; j < q->k; j++) {
     gi_idx s = q->a + j;
     double wt = weighted ? S->whi[s]
@@ -254,6 +276,15 @@ static void piece_spread(const piece *q, const slots *S, double back,
                          double *fit, unsigned char *starts)
 {
   double next = q->next;
+  if (q->k > q->lo && all_singletons(q, S, S->whi != NULL)) {
+    for (gi_idx i = q->b - 1; i >= q->a; i--) {
+      double m = S->hi[i] < next ? S->hi[i] : next;
+      next = m;
+      fit[i] = m * back;
+      if (starts != NULL) starts[i] = 1;
+    }
+    return;
+  }
   for (gi_idx j = q->k - 1; j >= q->lo; j--) {
     gi_idx s = q->a + j, a = S->start[s], end = live_end(S, q, j);
     double m = S->lo[s] < next ? S->lo[s] : next;
