@@ -14,21 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench-c.h"
 #include "gi_core.h"
-
-static double now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static double gauss(void)
-{
-  double u1 = (rand() + 1.0) / (RAND_MAX + 2.0);
-  double u2 = (rand() + 1.0) / (RAND_MAX + 2.0);
-  return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
-}
 
 int main(int argc, char **argv)
 {

@@ -96,6 +96,23 @@ static GI_ALWAYS_INLINE double product_err(double a, double b, double p,
   return two_prod_err(a, b, p);
 }
 
+/* Block k onto the stack: sums (hi + lo) of w*y and (wh + wl) of w, first
+ * element a; the stack grows when full. 1 when memory runs out. */
+static GI_ALWAYS_INLINE int push(workspace *ws, double *shi, gi_idx k,
+                                 int weighted, double hi, double lo,
+                                 double wh, double wl, gi_idx a)
+{
+  if (k == ws->cap && reserve(ws, k + 1, weighted)) return 1;
+  shi[k] = hi;
+  ws->slo[k] = lo;
+  ws->start[k] = a;
+  if (weighted) {
+    ws->whi[k] = wh;
+    ws->wlo[k] = wl;
+  }
+  return 0;
+}
+
 /* The stack pass over y (scaled by sy; weights by sw, w NULL for unit
  * weights), with the hi parts of the block sums in shi[] and block starts
  * counted from `first`. Returns the number of blocks (0 when every weight
@@ -152,16 +169,8 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
                               cwh, cwl, &ws->overflow)) {
         /* a block of its own: the top goes onto the stack */
         if (ta >= 0) {
-          if (k == ws->cap) {
-            if (reserve(ws, k + 1, weighted)) return -1;
-            slo = ws->slo; whi = ws->whi; wlo = ws->wlo; start = ws->start;
-          }
-          shi[k] = th; slo[k] = tl; start[k] = ta;
-          if (weighted) {
-            whi[k] = tw;
-            wlo[k] = twl;
-          }
-          k++;
+          if (push(ws, shi, k++, weighted, th, tl, tw, twl, ta)) return -1;
+          slo = ws->slo; whi = ws->whi; wlo = ws->wlo; start = ws->start;
         }
         th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
         continue;
@@ -197,18 +206,7 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
     }
   }
-  if (ta >= 0) {
-    if (k == ws->cap) {
-      if (reserve(ws, k + 1, weighted)) return -1;
-      slo = ws->slo; whi = ws->whi; wlo = ws->wlo; start = ws->start;
-    }
-    shi[k] = th; slo[k] = tl; start[k] = ta;
-    if (weighted) {
-      whi[k] = tw;
-      wlo[k] = twl;
-    }
-    k++;
-  }
+  if (ta >= 0 && push(ws, shi, k++, weighted, th, tl, tw, twl, ta)) return -1;
   ws->outside = outside;
   ws->pend = pend;
   return k;

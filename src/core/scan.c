@@ -176,7 +176,8 @@ int gi_in_window(const double *x, gi_idx n, int nthreads)
   int out = 0;
   int nt = n < 1048576 ? 1 : gi_threads_cap(nthreads);
 #pragma omp parallel for num_threads(nt) if (nt > 1) reduction(|:out)
-  for (gi_idx i = 0; i < n; i++) out |= outside_window(x[i]);
+  for (gi_idx i = 0; i < n; i += 65536)
+    out |= gi_any_outside(x + i, n - i < 65536 ? n - i : 65536, 1.0);
   return !out;
 }
 

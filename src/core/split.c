@@ -247,23 +247,20 @@ static int piece_means(piece *q, const slots *S, int weighted,
   if (q->k > q->lo && all_singletons(q, S, weighted)) {
     /* gi_block_mean() of a one-element block is its value */
     for (gi_idx i = q->a; i < q->b; i++) {
-      double m = S->hi[i];
-      total += m * 0.0;
+      total += S->hi[i] * 0.0;
+      mn = S->hi[i] < mn ? S->hi[i] : mn;
+    }
+  } else {
+    for (gi_idx j = q->lo; j < q->k; j++) {
+      gi_idx s = q->a + j;
+      double wt = weighted ? S->whi[s]
+                           : (double) (live_end(S, q, j) - S->start[s]);
+      double m = gi_block_mean(S->hi[s], S->lo[s], wt,
+                               weighted ? S->wlo[s] : 0.0);
+      total += m * 0.0; /* stays 0 unless a mean is not finite */
+      S->lo[s] = m;
       mn = m < mn ? m : mn;
     }
-    q->min = mn;
-    if (starts != NULL) memset(starts + q->a, 0, (size_t) (q->b - q->a));
-    return !(total == 0.0);
-  }
-  for (gi_idx j = q->lo; j < q->k; j++) {
-    gi_idx s = q->a + j;
-    double wt = weighted ? S->whi[s]
-                         : (double) (live_end(S, q, j) - S->start[s]);
-    double m = gi_block_mean(S->hi[s], S->lo[s], wt,
-                             weighted ? S->wlo[s] : 0.0);
-    total += m * 0.0; /* stays 0 unless a mean is not finite */
-    S->lo[s] = m;
-    mn = m < mn ? m : mn;
   }
   q->min = mn;
   if (starts != NULL) memset(starts + q->a, 0, (size_t) (q->b - q->a));
