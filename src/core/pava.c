@@ -97,26 +97,28 @@ static GI_ALWAYS_INLINE double product_err(double a, double b, double p,
 }
 
 /* Block k onto the stack: sums (hi + lo) of w*y and (wh + wl) of w, first
- * element a; the stack grows when full. 1 when memory runs out. */
-static GI_ALWAYS_INLINE int push(workspace *ws, double *shi, gi_idx k,
-                                 int weighted, double hi, double lo,
-                                 double wh, double wl, gi_idx a)
+ * element a. The stack has room for every element (see stack_pass()), so
+ * a push neither checks nor grows it. */
+static GI_ALWAYS_INLINE void push(double *shi, double *slo, double *whi,
+                                  double *wlo, gi_idx *start, gi_idx k,
+                                  int weighted, double hi, double lo,
+                                  double wh, double wl, gi_idx a)
 {
-  if (k == ws->cap && reserve(ws, k + 1, weighted)) return 1;
   shi[k] = hi;
-  ws->slo[k] = lo;
-  ws->start[k] = a;
+  slo[k] = lo;
+  start[k] = a;
   if (weighted) {
-    ws->whi[k] = wh;
-    ws->wlo[k] = wl;
+    whi[k] = wh;
+    wlo[k] = wl;
   }
-  return 0;
 }
 
 /* The stack pass over y (scaled by sy; weights by sw, w NULL for unit
  * weights), with the hi parts of the block sums in shi[] and block starts
- * counted from `first`. Returns the number of blocks (0 when every weight
- * is zero), -1 when memory runs out, -2 when interrupted. Sets
+ * counted from `first`. The stack must have room for n blocks (the
+ * callers reserve it, so that no push has to check). Returns the number
+ * of blocks (0 when every weight is zero), -1 when it has less room, -2
+ * when interrupted. Sets
  * ws->outside if an element lies outside the window of dd.h (the result
  * is then not to be used). Pooling follows gi_pools(). A point of zero
  * weight decides nothing: it joins the block of the next positive-weight
@@ -141,9 +143,10 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
    * (tw its length for unit weights); none until ta >= 0 */
   double th = 0.0, tl = 0.0, tw = 0.0, twl = 0.0;
   gi_idx ta = -1;
-  double *slo = ws->slo, *whi = ws->whi, *wlo = ws->wlo;
-  gi_idx *start = ws->start;
+  double *const slo = ws->slo, *const whi = ws->whi, *const wlo = ws->wlo;
+  gi_idx *const start = ws->start;
   int outside = 0;
+  if (ws->cap < n) return -1;
   /* in pieces, between which the master thread may ask about interrupts */
   for (gi_idx i0 = 0; i0 < n; i0 += 0x10000) {
     gi_idx i1 = n - i0 > 0x10000 ? i0 + 0x10000 : n;
@@ -168,10 +171,8 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       if (ta < 0 || !gi_pools(th, &tl, tw, weighted ? &twl : NULL, chi, clo,
                               cwh, cwl, &ws->overflow)) {
         /* a block of its own: the top goes onto the stack */
-        if (ta >= 0) {
-          if (push(ws, shi, k++, weighted, th, tl, tw, twl, ta)) return -1;
-          slo = ws->slo; whi = ws->whi; wlo = ws->wlo; start = ws->start;
-        }
+        if (ta >= 0)
+          push(shi, slo, whi, wlo, start, k++, weighted, th, tl, tw, twl, ta);
         th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
         continue;
       }
@@ -206,7 +207,8 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
     }
   }
-  if (ta >= 0 && push(ws, shi, k++, weighted, th, tl, tw, twl, ta)) return -1;
+  if (ta >= 0)
+    push(shi, slo, whi, wlo, start, k++, weighted, th, tl, tw, twl, ta);
   ws->outside = outside;
   ws->pend = pend;
   return k;
@@ -264,14 +266,26 @@ gi_idx gi_stack_pass(const double *y, const double *w, gi_idx n, gi_idx first,
 int gi_spread(const gi_blocks *B, double *fit, double back,
               unsigned char *starts)
 {
+  const int unit = B->whi == NULL;
   gi_idx end = B->n;
-  double total = 0.0, next = INFINITY;
+  double next = INFINITY;
+  int bad = 0; /* an integer flag: no chain of additions from block to block */
   for (gi_idx j = B->k - 1; j >= 0; j--) {
     gi_idx a = B->start[j];
-    double wt = B->whi != NULL ? B->whi[j] : (double) (end - a);
-    double m = gi_block_mean(B->hi[j], B->lo[j], wt,
-                          B->whi != NULL ? B->wlo[j] : 0.0);
-    total += m * 0.0; /* stays 0 unless a mean is not finite */
+    double m = B->hi[j];
+    /* One unit-weight element below the mean above it, as on increasing
+     * data: gi_block_mean() would return its value and the clamp below
+     * would keep it, so it is written at once. */
+    if (unit && end - a == 1 && B->lo[j] == 0.0 && m < next) {
+      bad |= m * 0.0 != 0.0;
+      next = m;
+      fit[a] = m * back;
+      end = a;
+      continue;
+    }
+    double wt = unit ? (double) (end - a) : B->whi[j];
+    m = gi_block_mean(m, B->lo[j], wt, unit ? 0.0 : B->wlo[j]);
+    bad |= m * 0.0 != 0.0; /* a mean that is not finite */
     /* the means are in order; their rounding must not step down */
     m = m < next ? m : next;
     next = m;
@@ -279,7 +293,7 @@ int gi_spread(const gi_blocks *B, double *fit, double back,
     for (gi_idx i = a; i < end; i++) fit[i] = m;
     end = a;
   }
-  if (!isfinite(total)) return -1;
+  if (bad) return -1;
   if (starts != NULL) {
     memset(starts, 0, (size_t) B->n);
     for (gi_idx j = 0; j < B->k; j++) starts[B->start[j]] = 1;
@@ -312,7 +326,9 @@ gi_status gi_solve_one(const double *y, const double *w, gi_idx n,
 {
   if (n == 0) return GI_OK;
   double sign = decreasing ? -1.0 : 1.0, sy = sign, sw = 1.0;
-  if (reserve(ws, n < 4096 ? n : 4096, w != NULL)) return GI_ERR_NOMEM;
+  /* room for every element, so that the pass never checks for it; pages
+   * the pass does not reach are never touched */
+  if (reserve(ws, n, w != NULL)) return GI_ERR_NOMEM;
   for (int attempt = 0; attempt < 2; attempt++) {
     ws->overflow = 0;
     gi_idx k = w == NULL ? stack_pass_unit(y, n, 0, sy, fit, ws)

@@ -91,8 +91,9 @@ static inline double gi_block_mean(double sh, double sl, double wh, double wl)
 
 /* The stack pass (pava.c) over y[0..n) scaled by sy (w by sw; w NULL for
  * unit weights), the hi parts of the block sums into shi[]: the number
- * of blocks (0 when every weight is zero), -1 when memory runs out, -2
- * when interrupted. Block starts are stored as first + index. */
+ * of blocks (0 when every weight is zero), -1 when ws has room for fewer
+ * than n blocks, -2 when interrupted. Block starts are stored as first +
+ * index. */
 gi_idx gi_stack_pass(const double *y, const double *w, gi_idx n, gi_idx first,
                      double sy, double sw, double *shi, gi_stack *ws);
 

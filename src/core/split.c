@@ -245,11 +245,12 @@ static int piece_means(piece *q, const slots *S, int weighted,
 {
   double mn = INFINITY, total = 0.0;
   if (q->k > q->lo && all_singletons(q, S, weighted)) {
-    /* gi_block_mean() of a one-element block is its value */
-    for (gi_idx i = q->a; i < q->b; i++) {
-      total += S->hi[i] * 0.0;
-      mn = S->hi[i] < mn ? S->hi[i] : mn;
-    }
+    /* gi_block_mean() of a one-element block is its value. Its pass
+     * pooled no two neighbours, so (the test is exact while nothing
+     * overflows, and this runs only then) the values strictly increase,
+     * and they lie in the window of dd.h: the first is the smallest, and
+     * all are finite. */
+    mn = S->hi[q->a];
   } else {
     for (gi_idx j = q->lo; j < q->k; j++) {
       gi_idx s = q->a + j;
@@ -274,12 +275,16 @@ static void piece_spread(const piece *q, const slots *S, double back,
 {
   double next = q->next;
   if (q->k > q->lo && all_singletons(q, S, S->whi != NULL)) {
-    for (gi_idx i = q->b - 1; i >= q->a; i--) {
-      double m = S->hi[i] < next ? S->hi[i] : next;
-      next = m;
-      fit[i] = m * back;
-      if (starts != NULL) starts[i] = 1;
-    }
+    /* The values strictly increase (see piece_means()), so the clamp
+     * m = min(value, next) takes next at the top of the piece, where a
+     * value is not below it, and then the values themselves, which the fit
+     * already holds (slot j is element a + j): they only need scaling
+     * back, and none when back is 1. */
+    gi_idx i = q->b - 1;
+    for (; i >= q->a && !(S->hi[i] < next); i--) fit[i] = next * back;
+    if (back != 1.0)
+      for (; i >= q->a; i--) fit[i] = S->hi[i] * back;
+    if (starts != NULL) memset(starts + q->a, 1, (size_t) (q->b - q->a));
     return;
   }
   for (gi_idx j = q->k - 1; j >= q->lo; j--) {
