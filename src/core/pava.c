@@ -49,7 +49,8 @@ static int grow(void **p, gi_idx cap, size_t size)
   return 0;
 }
 
-/* Room for `need` blocks, grown geometrically (amortised O(1) a push). */
+/* Room for `need` blocks, grown geometrically: a workspace reused for
+ * longer and longer problems reallocates rarely. */
 static int reserve(workspace *ws, gi_idx need, int weighted)
 {
   if (need <= ws->cap) return 0;
