@@ -109,15 +109,13 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
                      groups = NULL, precision = c("double", "single"),
                      y_min = NULL, y_max = NULL, na.rm = FALSE) {
   # One plain vector in double on the CPU, the commonest call: validated and
-  # fitted in C at once (decreasing, precision, na.rm and device checked
-  # there too, see ffi_isotonic_quick()), the full path below only when
-  # something needs preparing or is wrong.
-  if (is.null(groups) && is.null(attributes(y)) && is.null(attributes(weights)) &&
-      is.null(y_min) && is.null(y_max) && is.null(attributes(device))) {
-    fit <- .Call(ffi_isotonic_quick, y, weights, decreasing, precision, na.rm, device)
-    if (is.double(fit)) return(fit)
-    if (!is.null(fit)) gpu_min_n() # FALSE: device "auto", an invalid option
-  }
+  # fitted in C at once (every argument checked there, see
+  # ffi_isotonic_quick(): a test in R costs as much as a short fit), the full
+  # path below only when something needs preparing or is wrong.
+  fit <- .Call(ffi_isotonic_quick, y, weights, decreasing, precision, na.rm,
+               device, groups, y_min, y_max)
+  if (is.double(fit)) return(fit)
+  if (!is.null(fit)) gpu_min_n() # FALSE: device "auto", an invalid option
   call <- sys.call()
   precision <- check_precision(precision, call)
   check_flag(na.rm, "na.rm", call)

@@ -4,6 +4,12 @@
  * Prints the best of `reps` runs per (case, n, threads) and checks that
  * every thread count gives the one-thread fit to the bit.
  *
+ * GPUISO_BENCH_FIT says what is done to the fresh output before the fit,
+ * inside the timing: "r" (default) what R's glue does (fit_batch() of
+ * src/api_isotonic.c: the huge-page hint on one thread, gi_prefault() on
+ * more), "hint" the hint on one thread only (the glue before 2026-12-02),
+ * "fresh" nothing.
+ *
  *   cc -O2 -fopenmp -Isrc/core bench/split-scaling.c src/core/pava.c \
  *      src/core/split.c src/core/wide.c src/core/threads.c \
  *      src/core/lockstep.c src/core/memory.c src/core/scan.c -lm \
@@ -16,6 +22,7 @@
 #include <time.h>
 #include "bench-c.h"
 #include "gi_core.h"
+#include "gi_memory.h"
 
 int main(int argc, char **argv)
 {
@@ -35,6 +42,9 @@ int main(int argc, char **argv)
   }
   const char *name[3] = {"(a) noisy", "(b) increasing", "(c) weighted noisy"};
   gi_idx off[2] = {0, n}, bad;
+  const char *mode = getenv("GPUISO_BENCH_FIT");
+  if (mode == NULL || *mode == 0) mode = "r";
+  printf("output: %s\n\n", mode);
   printf("| case | n | threads | ms | ns/element | speedup | identical |\n");
   printf("| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
   for (int c = 0; c < 3; c++) {
@@ -47,6 +57,10 @@ int main(int argc, char **argv)
       for (int r = 0; r < reps; r++) {
         double *fit = malloc((size_t) n * 8); /* fresh pages, as from R */
         double t0 = now();
+        if (strcmp(mode, "fresh") != 0 && (nt == 1 || n < GI_SPLIT_MIN))
+          gi_hint_huge(fit, (size_t) n * 8);
+        else if (strcmp(mode, "r") == 0)
+          gi_prefault(fit, (size_t) n * 8, nt);
         gi_isotonic_batch(yy, ww, off, 1, 0, nt, fit, NULL, &bad);
         double t = now() - t0;
         if (t < best) best = t;

@@ -1,6 +1,7 @@
 /* .Call glue for the forward and backward passes of the isotonic fit. */
 #include <math.h>
 #include <string.h>
+#include <Rversion.h>
 #include "gpuiso.h"
 #include "core/gi_memory.h"
 
@@ -24,10 +25,16 @@ static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
   R_xlen_t n = Rf_xlength(y);
   SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
   /* One problem on one thread: huge pages save it most of its page
-   * faults. Threads sharing fresh huge pages wait on each other, so
-   * batches and problems in pieces on threads are left to ordinary
-   * pages. */
-  if (nprob == 1 && (nt == 1 || n < GI_SPLIT_MIN)) gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
+   * faults. One problem in pieces on threads: the threads fault the pages
+   * in first, a huge page each (gi_prefault()), as threads that share a
+   * fresh huge page wait on each other; on increasing data, where the fit
+   * is most of the memory the pass writes, 1e8 elements on 16 threads took
+   * 40 ms so and 64 without (bench/split-scaling-RESULTS.md). Batches are
+   * left to ordinary pages. */
+  if (nprob == 1 && (nt == 1 || n < GI_SPLIT_MIN))
+    gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
+  else if (nprob == 1)
+    gi_prefault(REAL(fit), (size_t) n * sizeof(double), nt);
   unsigned char *stp = Rf_isNull(st) ? NULL : RAW(st);
   gi_begin_work();
   for (gi_idx b0 = 0, b1; b0 < nprob; b0 = b1) {
@@ -144,20 +151,32 @@ static int below_gpu_min_n(R_xlen_t n)
   return (double) n < v;
 }
 
+/* Has x any attribute? */
+static int has_attributes(SEXP x)
+{
+#if R_VERSION >= R_Version(4, 5, 0)
+  return ANY_ATTRIB(x);
+#else
+  return ATTRIB(x) != R_NilValue;
+#endif
+}
+
 /* The common case without any R-level preparation: one problem, y a double
  * vector, w NULL or a double vector of the same length (neither with
- * attributes, which the R layer checks, as it checks that the bounds and
- * groups are NULL and that device has no attributes), decreasing and
- * na.rm TRUE or FALSE, precision "double" (or its default), device "cpu",
- * or "auto" below options(gpuiso.gpu_min_n). Returns the fit; FALSE when
- * device is "auto" and that option is not a valid number (the R layer
- * then raises gpu_min_n()'s error); NULL when anything else is asked for
- * or any input is invalid, so that the R layer can take its full path
- * (and raise the error that names the argument and position). */
+ * attributes), groups and the bounds NULL, decreasing and na.rm TRUE or
+ * FALSE, precision "double" (or its default), device "cpu" (without
+ * attributes), or "auto" below options(gpuiso.gpu_min_n). Returns the
+ * fit; FALSE when device is "auto" and that option is not a valid number
+ * (the R layer then raises gpu_min_n()'s error); NULL when anything else
+ * is asked for or any input is invalid, so that the R layer can take its
+ * full path (and raise the error that names the argument and position). */
 SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing, SEXP precision,
-                        SEXP na_rm, SEXP device)
+                        SEXP na_rm, SEXP device, SEXP groups, SEXP y_min,
+                        SEXP y_max)
 {
-  if (TYPEOF(y) != REALSXP || !is_flag(decreasing) ||
+  if (TYPEOF(y) != REALSXP || has_attributes(y) || has_attributes(w) ||
+      has_attributes(device) || !Rf_isNull(groups) || !Rf_isNull(y_min) ||
+      !Rf_isNull(y_max) || !is_flag(decreasing) ||
       !is_double_precision(precision) || !is_flag(na_rm))
     return R_NilValue;
   R_xlen_t n = Rf_xlength(y);

@@ -17,6 +17,8 @@
  * cancels, the full sums decide in double-double arithmetic (a filtered
  * predicate): equal means are pooled and near-ties are decided as exactly
  * as the sums allow. Each block's mean is formed once, from its full sums.
+ * Until a unit-weight pass first pools, every block is one element: then
+ * only its value is stored, and comparing two values is the exact test.
  *
  * Decreasing fits negate the values on the way in and out (exact). The
  * pass stays exact while every nonzero |y| and weight lies in [2^-200,
@@ -119,7 +121,7 @@ static GI_ALWAYS_INLINE void push(double *shi, double *slo, double *whi,
  * counted from `first`. The stack must have room for n blocks (the
  * callers reserve it, so that no push has to check). Returns the number
  * of blocks (0 when every weight is zero), -1 when it has less room, -2
- * when interrupted. Sets
+ * when interrupted. Sets ws->singles (see gi_stack), and
  * ws->outside if an element lies outside the window of dd.h (the result
  * is then not to be used). Pooling follows gi_pools(). A point of zero
  * weight decides nothing: it joins the block of the next positive-weight
@@ -147,6 +149,9 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
   double *const slo = ws->slo, *const whi = ws->whi, *const wlo = ws->wlo;
   gi_idx *const start = ws->start;
   int outside = 0;
+  /* unit weights, nothing pooled yet: each block is one element, so its lo
+   * sum is 0 and its start is implied (see the loop below) */
+  int singles = !weighted;
   if (ws->cap < n) return -1;
   /* in pieces, between which the master thread may ask about interrupts */
   for (gi_idx i0 = 0; i0 < n; i0 += 0x10000) {
@@ -154,7 +159,33 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
     if (i0 > 0 && gi_interrupted(0x10000)) return -2;
     outside |= gi_any_outside(y + i0, i1 - i0, sy) |
                (weighted && gi_any_outside(w + i0, i1 - i0, sw));
-    for (gi_idx i = i0; i < i1; i++) {
+    gi_idx i = i0;
+    if (singles) {
+      /* While every block is one element of unit weight, the top is
+       * element k and only the hi sums are stored (on increasing data the
+       * pass writes a third of the memory). Two such blocks pool exactly
+       * when th >= v: their sums are exact, and inside the window two
+       * distinct values differ by far more than gi_sums_geq()'s 2^-80, so
+       * gi_pools() decides so too (outside it the pass is redone anyway). */
+      if (ta < 0) {
+        th = sy * y[i++];
+        tl = 0.0;
+        tw = 1.0;
+      }
+      for (; i < i1; i++) {
+        double v = sy * y[i];
+        if (th >= v) break;
+        shi[k++] = th;
+        th = v;
+      }
+      ta = first + k;
+      if (i < i1) {
+        /* the first pooling: the loop below stores every field */
+        gi_fill_singles(slo, start, k, first);
+        singles = 0;
+      }
+    }
+    for (; i < i1; i++) {
       double v = sy * y[i], chi = v, clo = 0.0, cwh = 1.0, cwl = 0.0;
       gi_idx a = first + i;
       if (weighted) {
@@ -208,8 +239,11 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
     }
   }
-  if (ta >= 0)
-    push(shi, slo, whi, wlo, start, k++, weighted, th, tl, tw, twl, ta);
+  if (ta >= 0) {
+    if (singles) shi[k++] = th;
+    else push(shi, slo, whi, wlo, start, k++, weighted, th, tl, tw, twl, ta);
+  }
+  ws->singles = singles;
   ws->outside = outside;
   ws->pend = pend;
   return k;
@@ -302,6 +336,20 @@ int gi_spread(const gi_blocks *B, double *fit, double back,
   return 0;
 }
 
+/* gi_spread() of a pass that left every element a block of its own
+ * (gi_stack.singles): the pass pooled no two neighbours, and its test is
+ * exact while nothing overflows (and nothing can inside the window of
+ * dd.h, where such a pass ends), so the values strictly increase. Each
+ * block's mean is its value, which the fit holds already, and no clamp
+ * changes it: it needs only scaling back, and none when back is 1. */
+static void spread_singles(double *fit, gi_idx n, double back,
+                           unsigned char *starts)
+{
+  if (back != 1.0)
+    for (gi_idx i = 0; i < n; i++) fit[i] *= back;
+  if (starts != NULL) memset(starts, 1, (size_t) n);
+}
+
 void gi_exponent_range(const double *x, gi_idx n, int *lo, int *hi)
 {
   double mx = 0.0, mn = INFINITY;
@@ -338,6 +386,10 @@ gi_status gi_solve_one(const double *y, const double *w, gi_idx n,
     if (k == -2) return GI_ERR_INTERRUPT;
     if (!ws->outside) {
       if (k == 0) return GI_ERR_ZERO_WEIGHT;
+      if (ws->singles && !ws->overflow) {
+        spread_singles(fit, n, 1.0 / sy, starts);
+        return GI_OK;
+      }
       gi_blocks B = {fit, ws->slo, w == NULL ? NULL : ws->whi,
                      w == NULL ? NULL : ws->wlo, ws->start, k, n};
       /* inside the window nothing overflows; the check only guards it */

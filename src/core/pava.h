@@ -23,6 +23,10 @@ typedef struct {
   gi_idx cap;
   gi_idx pend;  /* after a pass: where its trailing zero weights begin, or -1 */
   int fixed;
+  /* after a unit-weight pass that pooled nothing (increasing data): every
+   * element is a block of its own, and only the hi sums were stored; the
+   * lo sums (0) and the starts (first + index) are implied */
+  int singles;
   int overflow; /* a sum or a near-tie test left the range of doubles */
   int outside;  /* some nonzero |y| or weight is outside the safe window */
 } gi_stack;
@@ -42,6 +46,18 @@ static inline int gi_sums_geq(double sah, double sal, double wah, double wal,
   d += de + (pe - qe);
   if (isnan(d)) return -1;
   return d >= -0x1p-80 * (fabs(p) + fabs(q));
+}
+
+/* The lo sums and starts of k one-element blocks that a unit-weight pass
+ * left implied (gi_stack.singles), written out as the pass's pushes would
+ * have written them. */
+static inline void gi_fill_singles(double *slo, gi_idx *start, gi_idx k,
+                                   gi_idx first)
+{
+  for (gi_idx j = 0; j < k; j++) {
+    slo[j] = 0.0;
+    start[j] = first + j;
+  }
 }
 
 /* The pooling rule: does the block below (sums ts + *tl of w*y and

@@ -11,7 +11,10 @@
  * increase, so only its first blocks can pool: the walk ends at the first
  * block that pools with neither neighbour, and the merge costs what it
  * pools, not what the pieces hold. Last the means are formed from the
- * merged sums and spread over the blocks, on the threads again.
+ * merged sums and spread over the blocks, on the threads again. A piece
+ * whose pass pooled nothing (increasing data) has only its hi sums stored
+ * (gi_stack.singles); its other fields are implied until the merge changes
+ * it, and the spread leaves its values where they are.
  *
  * The pieces and their order of merging depend on n alone, so the fit is
  * the same to the bit on any number of threads, and a batch that holds a
@@ -36,6 +39,10 @@ typedef struct {
   gi_idx end;   /* the end of its last live block */
   double next;  /* the smallest mean of every block to its right */
   double min;   /* the smallest mean of its live blocks */
+  /* its pass pooled nothing (gi_stack.singles): its slots hold only hi
+   * sums, their lo sums (0) and starts (a + j) implied until written out
+   * (write_singles()), which the merge does before it changes the piece */
+  int singles;
   int overflow, outside, failed;
 } piece;
 
@@ -54,13 +61,32 @@ static gi_idx piece_start(gi_idx n, gi_idx P, gi_idx p)
   return p * (n / P) + p * (n % P) / P;
 }
 
+/* The lo sum and the start of slot j of piece q, implied or stored. */
+static double slot_lo(const slots *S, const piece *q, gi_idx j)
+{
+  return q->singles ? 0.0 : S->lo[q->a + j];
+}
+
+static gi_idx slot_start(const slots *S, const piece *q, gi_idx j)
+{
+  return q->singles ? q->a + j : S->start[q->a + j];
+}
+
+/* A piece's implied slots written out, before the merge changes it. */
+static void write_singles(const slots *S, piece *q)
+{
+  if (!q->singles) return;
+  gi_fill_singles(S->lo + q->a, S->start + q->a, q->k0, q->a);
+  q->singles = 0;
+}
+
 /* The end of slot j of piece q while the pieces merge, for unit weights
  * (no zero weights, so a block ends where the next one of its pass
  * starts: slots above a piece's top keep the starts of the blocks that
  * pooled away, and only the lowest live slot is rewritten). */
 static gi_idx slot_end(const slots *S, const piece *q, gi_idx j)
 {
-  return j + 1 < q->k0 ? S->start[q->a + j + 1] : q->b;
+  return j + 1 < q->k0 ? slot_start(S, q, j + 1) : q->b;
 }
 
 /* The stack pass on every piece. */
@@ -97,6 +123,7 @@ static gi_status solve_pieces(const double *y, const double *w, piece *pc,
       continue;
     }
     q->k0 = k;
+    q->singles = ws.singles;
     q->pend = ws.pend;
     q->overflow = ws.overflow;
     q->outside = ws.outside;
@@ -118,8 +145,8 @@ static void load(const slots *S, const piece *q, gi_idx j, int weighted,
 {
   gi_idx s = q->a + j;
   r->chi = S->hi[s];
-  r->clo = S->lo[s];
-  r->a = S->start[s];
+  r->clo = slot_lo(S, q, j);
+  r->a = slot_start(S, q, j);
   if (weighted) {
     r->cwh = S->whi[s];
     r->cwl = S->wlo[s];
@@ -130,10 +157,11 @@ static void load(const slots *S, const piece *q, gi_idx j, int weighted,
   }
 }
 
-static void store(const slots *S, const piece *q, gi_idx j, int weighted,
+static void store(const slots *S, piece *q, gi_idx j, int weighted,
                   const run *r)
 {
   gi_idx s = q->a + j;
+  write_singles(S, q);
   S->hi[s] = r->chi;
   S->lo[s] = r->clo;
   S->start[s] = r->a;
@@ -186,6 +214,7 @@ static int merge_pieces(piece *pc, gi_idx P, gi_idx n, const slots *S,
     if (zr >= 0) S->start[q->a] = zr;
     zr = q->pend;
     gi_idx j = 0;
+    int pooled = 0;
     run cur, top, nxt;
     load(S, q, 0, weighted, &cur);
     for (;;) {
@@ -194,17 +223,21 @@ static int merge_pieces(piece *pc, gi_idx P, gi_idx n, const slots *S,
         load(S, t, t->k - 1, weighted, &top);
         if (!pools(&top, &cur, weighted, &overflow)) break;
         pool_into(&top, &cur, weighted);
+        pooled = 1;
+        write_singles(S, t); /* its live slots change */
         if (--t->k == t->lo) tp = t->prev;
       }
       if (j + 1 == q->k0) break;
       load(S, q, j + 1, weighted, &nxt);
       if (!pools(&cur, &nxt, weighted, &overflow)) break;
       pool_into(&cur, &nxt, weighted);
+      pooled = 1;
       cur = nxt;
       j++;
     }
     q->lo = j;
-    store(S, q, j, weighted, &cur);
+    /* a first block that pooled with nothing is its slot as it stands */
+    if (pooled || !q->singles) store(S, q, j, weighted, &cur);
     q->prev = tp;
     tp = p;
   }
@@ -214,7 +247,7 @@ static int merge_pieces(piece *pc, gi_idx P, gi_idx n, const slots *S,
     piece *q = &pc[p];
     if (q->k > q->lo) {
       q->end = next_start;
-      next_start = S->start[q->a + q->lo];
+      next_start = slot_start(S, q, q->lo);
     }
   }
   return overflow;
@@ -223,7 +256,7 @@ static int merge_pieces(piece *pc, gi_idx P, gi_idx n, const slots *S,
 /* The end of live slot j of piece q. */
 static gi_idx live_end(const slots *S, const piece *q, gi_idx j)
 {
-  return j + 1 < q->k ? S->start[q->a + j + 1] : q->end;
+  return j + 1 < q->k ? slot_start(S, q, j + 1) : q->end;
 }
 
 /* Is piece q, of unit weights, still every element a block of its own,
@@ -234,7 +267,7 @@ static gi_idx live_end(const slots *S, const piece *q, gi_idx j)
 static int all_singletons(const piece *q, const slots *S, int weighted)
 {
   return !weighted && q->lo == 0 && q->k == q->b - q->a &&
-         S->start[q->a] == q->a && q->end == q->b;
+         slot_start(S, q, 0) == q->a && q->end == q->b;
 }
 
 /* Means into S->lo (the sums are read first), each piece's smallest mean,
@@ -252,6 +285,7 @@ static int piece_means(piece *q, const slots *S, int weighted,
      * all are finite. */
     mn = S->hi[q->a];
   } else {
+    write_singles(S, q); /* cannot happen: the merge left it whole */
     for (gi_idx j = q->lo; j < q->k; j++) {
       gi_idx s = q->a + j;
       double wt = weighted ? S->whi[s]

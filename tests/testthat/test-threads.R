@@ -314,7 +314,8 @@ th_adversarial_kinds <- c(
   "zero_straddle", "zero_piece_end", "zero_piece_start", "zero_first_piece",
   "zero_middle_piece", "zero_last_piece", "zero_head_tail", "zero_one_left",
   "zero_one_per_piece", "zero_sparse",
-  "overflow", "overflow_cliff", "overflow_near_max", "overflow_span")
+  "overflow", "overflow_cliff", "overflow_near_max", "overflow_span",
+  "rising_ties_at_boundaries", "rising_dip_mid", "rising_huge")
 
 th_adversarial <- function(kind, n, seed) {
   b <- th_bounds(n)
@@ -397,6 +398,26 @@ th_adversarial <- function(kind, n, seed) {
                           w = exp(runif(n, 0, 8))),
     overflow_near_max = list(y = th_big * (1 - 0.5 * runif(n)), w = exp(runif(n, 0, 8))),
     overflow_span = list(y = th_big * (1 - 0.5 * runif(n)), w = 10^runif(n, -300, 300)),
+    # Strictly rising, unit weights: each piece's pass pools nothing, so the
+    # engine keeps its blocks' lo sums and starts implied; these make the
+    # merge change such pieces. Here each piece's first value ties the last
+    # of the piece before it (ties pool).
+    rising_ties_at_boundaries = {
+      y <- t
+      y[b] <- y[b - 1L]
+      list(y = y, w = NULL)
+    },
+    # one point in the middle of a piece falls to a value early in the piece
+    # before: the merge pops part of that piece's blocks, not all
+    rising_dip_mid = {
+      k <- min(3L, P)
+      m <- st[k] + (diff(c(st, n + 1L))[k] %/% 2L)
+      y <- t
+      y[m] <- y[if (k > 1L) st[k - 1L] + 5L else 5L]
+      list(y = y, w = NULL)
+    },
+    # outside the window of dd.h: solved again scaled by a power of two
+    rising_huge = list(y = th_big * (0.25 + 0.5 * t), w = NULL),
     stop("th_adversarial: unknown kind ", kind)))
 }
 
@@ -495,7 +516,8 @@ test_that("inputs against the pieces: the same fit on 1 to 8 threads, and right"
   kinds <- c("cliff_end", "cliff_start", "sawtooth", "sawtooth_down", "sawtooth_shifted",
              "dips_at_boundaries", "steps_at_boundaries", "steps_off_by_one", "all_ties",
              "zero_straddle", "zero_piece_start", "zero_middle_piece", "zero_last_piece",
-             "zero_one_per_piece", "overflow", "overflow_span")
+             "zero_one_per_piece", "overflow", "overflow_span",
+             "rising_ties_at_boundaries", "rising_dip_mid", "rising_huge")
   sz <- th_sizes[th_sizes >= 65536 & th_sizes < 300001]
   for (j in seq_along(kinds)) {
     n <- sz[(j - 1L) %% length(sz) + 1L]
