@@ -29,7 +29,7 @@ static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
    * in first, a huge page each (gi_prefault()), as threads that share a
    * fresh huge page wait on each other; on increasing data, where the fit
    * is most of the memory the pass writes, 1e8 elements on 16 threads took
-   * 40 ms so and 64 without (bench/split-scaling-RESULTS.md). Batches are
+   * 40 ms so and 55-64 without (bench/split-scaling-RESULTS.md). Batches are
    * left to ordinary pages. */
   if (nprob == 1 && (nt == 1 || n < GI_SPLIT_MIN))
     gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
