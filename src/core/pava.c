@@ -336,17 +336,17 @@ int gi_spread(const gi_blocks *B, double *fit, double back,
   return 0;
 }
 
-/* gi_spread() of a pass that left every element a block of its own
- * (gi_stack.singles): the pass pooled no two neighbours, and its test is
- * exact while nothing overflows (and nothing can inside the window of
- * dd.h, where such a pass ends), so the values strictly increase. Each
- * block's mean is its value, which the fit holds already, and no clamp
- * changes it: it needs only scaling back, and none when back is 1. */
-static void spread_singles(double *fit, gi_idx n, double back,
-                           unsigned char *starts)
+void gi_spread_rising(double *fit, gi_idx n, double next, double back,
+                      unsigned char *starts)
 {
+  /* The values strictly increase, so the clamp m = min(value, next)
+   * takes next at the top, where a value is not below it, and then the
+   * values themselves: they only need scaling back, and none when back
+   * is 1. */
+  gi_idx i = n - 1;
+  for (; i >= 0 && !(fit[i] < next); i--) fit[i] = next * back;
   if (back != 1.0)
-    for (gi_idx i = 0; i < n; i++) fit[i] *= back;
+    for (; i >= 0; i--) fit[i] *= back;
   if (starts != NULL) memset(starts, 1, (size_t) n);
 }
 
@@ -387,7 +387,7 @@ gi_status gi_solve_one(const double *y, const double *w, gi_idx n,
     if (!ws->outside) {
       if (k == 0) return GI_ERR_ZERO_WEIGHT;
       if (ws->singles && !ws->overflow) {
-        spread_singles(fit, n, 1.0 / sy, starts);
+        gi_spread_rising(fit, n, INFINITY, 1.0 / sy, starts);
         return GI_OK;
       }
       gi_blocks B = {fit, ws->slo, w == NULL ? NULL : ws->whi,

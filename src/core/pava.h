@@ -130,6 +130,17 @@ typedef struct {
   gi_idx k, n;
 } gi_blocks;
 
+/* pava.c: gi_spread() of a pass that left every element a block of its
+ * own (gi_stack.singles), its values in fit[0..n): the pass pooled no two
+ * neighbours, and its test is exact while nothing overflows (and nothing
+ * can inside the window of dd.h, where such a pass ends), so the values
+ * strictly increase and each block's mean is its value. They are clamped
+ * to at most `next` (the smallest mean to their right, INFINITY for a
+ * whole problem) and scaled by `back` in place; starts (when not NULL)
+ * all set. */
+void gi_spread_rising(double *fit, gi_idx n, double next, double back,
+                      unsigned char *starts);
+
 /* pava.c: the block means spread over the fit, right to left, each
  * times `back` (hi may lie in fit itself: block b's sums at index
  * b <= start[b] are read before anything is written over them), and the

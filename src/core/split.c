@@ -309,16 +309,9 @@ static void piece_spread(const piece *q, const slots *S, double back,
 {
   double next = q->next;
   if (q->k > q->lo && all_singletons(q, S, S->whi != NULL)) {
-    /* The values strictly increase (see piece_means()), so the clamp
-     * m = min(value, next) takes next at the top of the piece, where a
-     * value is not below it, and then the values themselves, which the fit
-     * already holds (slot j is element a + j): they only need scaling
-     * back, and none when back is 1. */
-    gi_idx i = q->b - 1;
-    for (; i >= q->a && !(S->hi[i] < next); i--) fit[i] = next * back;
-    if (back != 1.0)
-      for (; i >= q->a; i--) fit[i] = S->hi[i] * back;
-    if (starts != NULL) memset(starts + q->a, 1, (size_t) (q->b - q->a));
+    /* the fit holds the values already (slot j is element a + j) */
+    gi_spread_rising(fit + q->a, q->b - q->a, next, back,
+                     starts == NULL ? NULL : starts + q->a);
     return;
   }
   for (gi_idx j = q->k - 1; j >= q->lo; j--) {
