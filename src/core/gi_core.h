@@ -273,6 +273,25 @@ gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
                       double lo, const double *t, gi_idx n, int linear,
                       int clip, double na, double *out);
 
+/* Resampled bands of a CORP reliability curve (bands.c). The m distinct
+ * forecasts u[0..m) (sorted) of n pairs, count[j] of them at u[j] (whole
+ * numbers), and p0[j] the probability of an event at u[j] under which
+ * outcomes are drawn. B resamples of the n pairs with new outcomes, each
+ * fitted by CORP and read at every u[j] (linear interpolation between its
+ * drawn forecasts, nothing outside them); lower[j] and upper[j] get R's
+ * type-7 quantiles at plo and phi of those values (NaN where no resample
+ * reaches u[j]) and mcb[b] (when not NULL) each resample's
+ * miscalibration. The draws depend on the seed alone, not on nthreads.
+ * gi_corp_resample() gives resample b's draws (how often each forecast
+ * was drawn and its events); 1 when memory runs out. */
+gi_status gi_corp_bands(const double *u, const double *p0,
+                        const double *count, gi_idx m, gi_idx n, int B,
+                        double plo, double phi, uint64_t seed, int nthreads,
+                        double *lower, double *upper, double *mcb);
+int gi_corp_resample(const double *p0, const double *count, gi_idx m,
+                     gi_idx n, uint64_t seed, gi_idx b, double *drawn,
+                     double *events);
+
 /* Threads the engine may use: the request capped by what OpenMP allows
  * (1 when the package was built without OpenMP). */
 int gi_threads_cap(int requested);

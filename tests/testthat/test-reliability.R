@@ -101,5 +101,8 @@ test_that("reliability_diagram() pools forecasts with correctly rounded means", 
 test_that("reliability_diagram() prints as before", {
   s <- snap$s
   o <- snap$o
-  expect_snapshot(cran = TRUE, print(reliability_diagram(s, o, device = "cpu")))
+  expect_snapshot(cran = TRUE, print(reliability_diagram(s, o, band = "none", device = "cpu")))
+  set.seed(1)
+  expect_snapshot(cran = TRUE, print(reliability_diagram(s, o, resamples = 20, level = 0.8,
+                                                         device = "cpu")))
 })

@@ -1,0 +1,76 @@
+/* .Call glue for the resampled bands of a CORP reliability curve
+ * (core/bands.c). The R layer has validated every argument. */
+#include <stdint.h>
+#include "gpuiso.h"
+
+/* The generator's seed from two uniforms of R's RNG (drawn in R, so that
+ * set.seed() fixes it). */
+static uint64_t seed_arg(SEXP seed)
+{
+  if (TYPEOF(seed) != REALSXP || Rf_xlength(seed) != 2)
+    gi_internal_error("seed must be two doubles");
+  const double *s = REAL(seed);
+  return ((uint64_t) (s[0] * 4294967296.0) << 32) ^
+         (uint64_t) (s[1] * 4294967296.0);
+}
+
+/* The counts of the distinct forecasts: whole numbers summing to n. */
+static const double *count_arg(SEXP count, R_xlen_t m, R_xlen_t n)
+{
+  if (TYPEOF(count) != REALSXP || Rf_xlength(count) != m)
+    gi_internal_error("count must be a double vector of one count per forecast");
+  double total = 0.0;
+  for (R_xlen_t j = 0; j < m; j++) total += REAL(count)[j];
+  if (total != (double) n) gi_internal_error("the counts must sum to n");
+  return REAL(count);
+}
+
+SEXP ffi_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
+                    SEXP probs, SEXP seed, SEXP threads)
+{
+  R_xlen_t m = Rf_xlength(u);
+  R_xlen_t nn = (R_xlen_t) Rf_asReal(n);
+  int B = Rf_asInteger(resamples);
+  if (TYPEOF(u) != REALSXP || TYPEOF(p0) != REALSXP || Rf_xlength(p0) != m ||
+      TYPEOF(probs) != REALSXP || Rf_xlength(probs) != 2 || B < 1 || m < 1 ||
+      nn < m)
+    gi_internal_error("malformed band arguments");
+  const double *cp = count_arg(count, m, nn);
+  uint64_t s = seed_arg(seed);
+  const char *names[] = {"lower", "upper", "mcb", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
+  SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, m));
+  SET_VECTOR_ELT(out, 2, Rf_allocVector(REALSXP, B));
+  gi_begin_work();
+  gi_status status = gi_corp_bands(REAL(u), REAL(p0), cp, m, nn, B,
+                                   REAL(probs)[0], REAL(probs)[1], s,
+                                   Rf_asInteger(threads),
+                                   REAL(VECTOR_ELT(out, 0)),
+                                   REAL(VECTOR_ELT(out, 1)),
+                                   REAL(VECTOR_ELT(out, 2)));
+  if (status == GI_ERR_NOMEM)
+    gi_abort("memory", NULL, 0, "Not enough memory for %d resamples of %lld "
+             "forecasts.", B, (long long) m);
+  gi_stop_status(status, 0);
+  UNPROTECT(1);
+  return out;
+}
+
+/* For the tests: the draws of resample b (0-based), as the bands use
+ * them. */
+SEXP ffi_corp_resample(SEXP p0, SEXP count, SEXP n, SEXP seed, SEXP b)
+{
+  R_xlen_t m = Rf_xlength(p0), nn = (R_xlen_t) Rf_asReal(n);
+  if (TYPEOF(p0) != REALSXP || nn < m) gi_internal_error("malformed draw arguments");
+  const double *cp = count_arg(count, m, nn);
+  const char *names[] = {"count", "events", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
+  SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, m));
+  if (gi_corp_resample(REAL(p0), cp, m, nn, seed_arg(seed), (gi_idx) Rf_asReal(b),
+                       REAL(VECTOR_ELT(out, 0)), REAL(VECTOR_ELT(out, 1))))
+    gi_abort("memory", NULL, 0, "Not enough memory to draw a resample.");
+  UNPROTECT(1);
+  return out;
+}

@@ -1,0 +1,306 @@
+/*
+ * Resampled bands of a CORP reliability curve (Dimitriadis, Gneiting and
+ * Jordan 2021), as reliabilitydiag's "resampling" method defines them:
+ * the n forecast-outcome pairs are drawn with replacement, each drawn
+ * pair gets a new outcome, Bernoulli with the probability p0 of its
+ * forecast (the forecast itself for consistency bands, its CORP value for
+ * confidence bands), the CORP curve of the resample is fitted, read at
+ * every distinct forecast by linear interpolation between the drawn ones
+ * (nothing outside their range), and the band at a forecast is a pair of
+ * quantiles of those values across the resamples.
+ *
+ * A resample is fitted on its distinct forecasts: forecast j drawn c_j
+ * times with e_j events is one point of value e_j / c_j and weight c_j
+ * (tied forecasts pool, as CORP pools them), so B resamples are one batch
+ * of B problems of m points for the engine, undrawn points weighing zero.
+ *
+ * The draws come from a counter-based generator (SplitMix64's output
+ * function of seed + counter): draw k of resample b uses counters
+ * 2 (b n + k) and 2 (b n + k) + 1, so a band depends on the seed alone,
+ * not on the threads or the order of the work. The quantiles are R's
+ * type 7, from the few smallest and largest values kept per forecast as
+ * the resamples come (the memory is O(m) whatever B).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gi_core.h"
+#include "gi_omp.h"
+
+/* Uniform on [0, 1) with 53 random bits: counter ctr of the stream `seed`. */
+static inline double rand_u01(uint64_t seed, uint64_t ctr)
+{
+  uint64_t z = seed + (ctr + 1) * UINT64_C(0x9E3779B97F4A7C15);
+  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+  z ^= z >> 31;
+  return (double) (z >> 11) * 0x1p-53;
+}
+
+/* The distinct forecast of sorted pair k: jof[k], or k itself when every
+ * forecast is distinct (jof NULL). */
+static inline gi_idx point_of(const int *jof, gi_idx k)
+{
+  return jof == NULL ? k : (gi_idx) jof[k];
+}
+
+/* The forecast of each pair in sorted order (pair k at forecast jof[k]),
+ * from the counts of the m forecasts; NULL when every count is 1 (pair
+ * k is forecast k) or memory runs out (*nomem set). */
+static int *pairs_of(const double *count, gi_idx m, gi_idx n, int *nomem)
+{
+  *nomem = 0;
+  if (m == n) return NULL;
+  int *jof = malloc((size_t) n * sizeof(int));
+  if (jof == NULL) {
+    *nomem = 1;
+    return NULL;
+  }
+  gi_idx k = 0;
+  for (gi_idx j = 0; j < m; j++)
+    for (gi_idx c = (gi_idx) count[j]; c > 0 && k < n; c--) jof[k++] = (int) j;
+  return jof;
+}
+
+/* Pairs are drawn uniformly from [0, n), which scatters the counts over
+ * memory: an access missed the caches and the TLB for nearly every draw.
+ * So the draws are first sorted into buckets of 2^BUCKET consecutive
+ * pairs (a counting pass and a placing pass: the generator is cheap to
+ * run twice), and each bucket then touches a few kilobytes. The counts are
+ * whole numbers, so the order of the additions changes nothing. */
+#define BUCKET 13
+
+static gi_idx draw_pair(uint64_t seed, uint64_t ctr, gi_idx n)
+{
+  gi_idx s = (gi_idx) (rand_u01(seed, ctr) * (double) n);
+  return s < n ? s : n - 1; /* u * n may round up to n */
+}
+
+/* Resample b's draws into count and events; 1 when memory runs out. */
+static int resample(const double *p0, const int *jof, gi_idx m, gi_idx n,
+                    uint64_t seed, gi_idx b, double *count, double *events)
+{
+  memset(count, 0, (size_t) m * sizeof(double));
+  memset(events, 0, (size_t) m * sizeof(double));
+  uint64_t c0 = 2 * (uint64_t) b * (uint64_t) n;
+  if (n > (gi_idx) UINT32_MAX) {
+    /* beyond what a slot holds: the plain loop */
+    for (gi_idx k = 0; k < n; k++) {
+      gi_idx j = point_of(jof, draw_pair(seed, c0 + 2 * (uint64_t) k, n));
+      count[j] += 1.0;
+      events[j] += rand_u01(seed, c0 + 2 * (uint64_t) k + 1) < p0[j];
+    }
+    return 0;
+  }
+  gi_idx nb = (n >> BUCKET) + 1;
+  gi_idx *pos = calloc((size_t) nb + 1, sizeof(gi_idx));
+  uint64_t *slot = malloc((size_t) n * sizeof(uint64_t));
+  if (pos == NULL || slot == NULL) {
+    free(pos);
+    free(slot);
+    return 1;
+  }
+  for (gi_idx k = 0; k < n; k++)
+    pos[(draw_pair(seed, c0 + 2 * (uint64_t) k, n) >> BUCKET) + 1]++;
+  for (gi_idx q = 0; q < nb; q++) pos[q + 1] += pos[q];
+  for (gi_idx k = 0; k < n; k++) {
+    gi_idx s = draw_pair(seed, c0 + 2 * (uint64_t) k, n);
+    slot[pos[s >> BUCKET]++] = (uint64_t) s << 32 | (uint64_t) k;
+  }
+  for (gi_idx t = 0; t < n; t++) {
+    gi_idx s = (gi_idx) (slot[t] >> 32), k = (gi_idx) (slot[t] & UINT32_MAX);
+    gi_idx j = point_of(jof, s);
+    count[j] += 1.0;
+    events[j] += rand_u01(seed, c0 + 2 * (uint64_t) k + 1) < p0[j];
+  }
+  free(pos);
+  free(slot);
+  return 0;
+}
+
+int gi_corp_resample(const double *p0, const double *pairs, gi_idx m,
+                     gi_idx n, uint64_t seed, gi_idx b, double *count,
+                     double *events)
+{
+  int nomem;
+  int *jof = pairs_of(pairs, m, n, &nomem);
+  if (nomem) return 1;
+  int r = resample(p0, jof, m, n, seed, b, count, events);
+  free(jof);
+  return r;
+}
+
+/* The fit of one resample read at every forecast: a drawn point keeps its
+ * fit, an undrawn one between drawn ones is interpolated linearly in u
+ * (as stats::approx() does), one outside them is NaN. Returns the
+ * resample's MCB: the mean Brier score of its forecasts less that of its
+ * CORP fit, over its n draws. */
+static double read_resample(const double *u, const double *count,
+                            const double *events, gi_idx m, gi_idx n,
+                            double *fit)
+{
+  gi_idx prev = -1;
+  double s = 0.0, sc = 0.0;
+  for (gi_idx j = 0; j < m; j++) {
+    if (count[j] == 0.0) continue;
+    double f = fit[j] < 0.0 ? 0.0 : fit[j] > 1.0 ? 1.0 : fit[j];
+    fit[j] = f;
+    double e = events[j], c = count[j];
+    s += e * (1.0 - u[j]) * (1.0 - u[j]) + (c - e) * u[j] * u[j];
+    sc += e * (1.0 - f) * (1.0 - f) + (c - e) * f * f;
+    if (prev < 0) {
+      for (gi_idx i = 0; i < j; i++) fit[i] = NAN;
+    } else {
+      double fa = fit[prev], ua = u[prev];
+      for (gi_idx i = prev + 1; i < j; i++)
+        fit[i] = fa + (f - fa) * ((u[i] - ua) / (u[j] - ua));
+    }
+    prev = j;
+  }
+  for (gi_idx i = prev + 1; i < m; i++) fit[i] = NAN;
+  return (s - sc) / (double) n;
+}
+
+/* Per forecast, the kl smallest values seen (ascending) and the kh
+ * largest (descending), and how many were seen. */
+typedef struct {
+  double *lo, *hi;
+  int *seen;
+  int kl, kh;
+} order_stats;
+
+static void keep(order_stats *S, gi_idx j, double v)
+{
+  int n = S->seen[j]++;
+  double *a = S->lo + (size_t) j * S->kl;
+  int len = n < S->kl ? n : S->kl;
+  if (len < S->kl || v < a[len - 1]) {
+    int i = len < S->kl ? len : len - 1;
+    for (; i > 0 && a[i - 1] > v; i--) a[i] = a[i - 1];
+    a[i] = v;
+  }
+  a = S->hi + (size_t) j * S->kh;
+  len = n < S->kh ? n : S->kh;
+  if (len < S->kh || v > a[len - 1]) {
+    int i = len < S->kh ? len : len - 1;
+    for (; i > 0 && a[i - 1] < v; i--) a[i] = a[i - 1];
+    a[i] = v;
+  }
+}
+
+/* The order statistic r (1-based, ascending) of the values seen at a
+ * forecast, from whichever end keeps it. */
+static double order_stat(const order_stats *S, gi_idx j, int r)
+{
+  int n = S->seen[j];
+  if (r <= S->kl) return S->lo[(size_t) j * S->kl + r - 1];
+  return S->hi[(size_t) j * S->kh + (n - r)];
+}
+
+/* R's type-7 quantile at prob p of the values seen at forecast j. */
+static double quantile7(const order_stats *S, gi_idx j, double p)
+{
+  int n = S->seen[j];
+  if (n == 0) return NAN;
+  double index = 1.0 + (double) (n - 1) * p;
+  int lo = (int) floor(index), hi = (int) ceil(index);
+  double qs = order_stat(S, j, lo);
+  if (index > lo) {
+    double xh = order_stat(S, j, hi);
+    if (xh != qs) {
+      double h = index - lo;
+      qs = (1.0 - h) * qs + h * xh;
+    }
+  }
+  return qs;
+}
+
+/* How many of the smallest (and of the largest) values the type-7
+ * quantiles at plo and phi can need, for up to B values. */
+static void ends_needed(int B, double plo, double phi, int *kl, int *kh)
+{
+  *kl = 1;
+  *kh = 1;
+  for (int n = 1; n <= B; n++) {
+    int l = (int) ceil(1.0 + (double) (n - 1) * plo);
+    int h = n - (int) floor(1.0 + (double) (n - 1) * phi) + 1;
+    if (l > *kl) *kl = l;
+    if (h > *kh) *kh = h;
+  }
+  if (*kl > B) *kl = B;
+  if (*kh > B) *kh = B;
+}
+
+gi_status gi_corp_bands(const double *u, const double *p0,
+                        const double *pairs, gi_idx m, gi_idx n, int B, double plo, double phi,
+                        uint64_t seed, int nthreads, double *lower,
+                        double *upper, double *mcb)
+{
+  int nt = gi_threads_cap(nthreads);
+  /* resamples fitted G at a time: a batch of about 2^22 points or more */
+  gi_idx G = ((gi_idx) 1 << 22) / (m > 0 ? m : 1);
+  if (G < nt) G = nt;
+  if (G > B) G = B;
+  if (G < 1) G = 1;
+  order_stats S;
+  ends_needed(B, plo, phi, &S.kl, &S.kh);
+  size_t mg = (size_t) m * (size_t) G;
+  double *cnt = malloc(mg * sizeof(double)), *ev = malloc(mg * sizeof(double));
+  double *val = malloc(mg * sizeof(double)), *fit = malloc(mg * sizeof(double));
+  gi_idx *off = malloc(((size_t) G + 1) * sizeof(gi_idx));
+  S.lo = malloc((size_t) m * S.kl * sizeof(double));
+  S.hi = malloc((size_t) m * S.kh * sizeof(double));
+  S.seen = calloc((size_t) m, sizeof(int));
+  gi_status status = GI_OK;
+  int nomem, failed = 0;
+  int *jof = pairs_of(pairs, m, n, &nomem);
+  if (nomem || !cnt || !ev || !val || !fit || !off || !S.lo || !S.hi || !S.seen) {
+    status = GI_ERR_NOMEM;
+    goto done;
+  }
+  for (gi_idx b0 = 0; b0 < B && status == GI_OK; b0 += G) {
+    gi_idx g = B - b0 < G ? B - b0 : G;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1 && g > 1)
+    for (gi_idx r = 0; r < g; r++) {
+      double *c = cnt + (size_t) r * m, *e = ev + (size_t) r * m;
+      double *v = val + (size_t) r * m;
+      if (resample(p0, jof, m, n, seed, b0 + r, c, e)) {
+#pragma omp atomic write
+        failed = 1;
+        continue;
+      }
+      for (gi_idx j = 0; j < m; j++) v[j] = c[j] > 0.0 ? e[j] / c[j] : 0.0;
+    }
+    if (failed) {
+      status = GI_ERR_NOMEM;
+      break;
+    }
+    for (gi_idx r = 0; r <= g; r++) off[r] = r * m;
+    gi_idx bad;
+    status = gi_isotonic_batch(val, cnt, off, g, 0, nt, fit, NULL, &bad);
+    if (status != GI_OK) break;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1 && g > 1)
+    for (gi_idx r = 0; r < g; r++) {
+      size_t o = (size_t) r * m;
+      double d = read_resample(u, cnt + o, ev + o, m, n, fit + o);
+      if (mcb != NULL) mcb[b0 + r] = d;
+    }
+    /* the order statistics, each thread a range of forecasts */
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1 && m > 4096)
+    for (gi_idx j = 0; j < m; j++)
+      for (gi_idx r = 0; r < g; r++) {
+        double v = fit[(size_t) r * m + j];
+        if (!isnan(v)) keep(&S, j, v);
+      }
+    if (gi_interrupted((int64_t) g * m * 4)) status = GI_ERR_INTERRUPT;
+  }
+  if (status == GI_OK)
+    for (gi_idx j = 0; j < m; j++) {
+      lower[j] = quantile7(&S, j, plo);
+      upper[j] = quantile7(&S, j, phi);
+    }
+done:
+  free(cnt); free(ev); free(val); free(fit); free(off);
+  free(S.lo); free(S.hi); free(S.seen); free(jof);
+  return status;
+}
