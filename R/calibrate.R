@@ -22,6 +22,17 @@
 #' [residuals()][residuals.gpuiso_calibration], [predict()] without new
 #' data) have an `NA` in their place; [na.fail()] makes them an error.
 #'
+#' Several classes: with `scores` a matrix or data frame of one column per
+#' class (class probabilities, or any scores), named by the levels of the
+#' factor `outcomes` or in their order, each class gets its own curve of
+#' the event "this class" on its own column (one-vs-rest, all curves one
+#' batch for the engine), and the calibrated probabilities of a row are its
+#' curves' values divided by their sum (each class `1 / K` where all are
+#' zero). The result, of class `"gpuiso_calibration_multiclass"`, has
+#' [predict()][predict.gpuiso_calibration_multiclass], `fitted()`, `nobs()`
+#' and `print()` methods; its one-vs-rest calibration is `$binary`. Missing
+#' values are errors there.
+#'
 #' `y_min` and `y_max` bound the calibrated values (scikit-learn's options
 #' of the same names), for instance to keep them away from 0 and 1 where a
 #' log loss is to be computed. The isotonic fit under such bounds is the
@@ -47,8 +58,10 @@
 #'   margins): only their order matters. Or a formula, `outcome ~ score`, or
 #'   `outcome ~ score | group` for one curve per group; then `outcomes` and
 #'   `groups` are not given.
-#' @param outcomes The observed outcomes, one per score: logical, 0/1, or
-#'   probabilities in \[0, 1\]. (With a formula, a data frame given here is
+#' @param outcomes The observed outcomes, one per score: logical, 0/1,
+#'   probabilities in \[0, 1\], or a factor of two levels (see
+#'   `event_level`). With `scores` a matrix of one column per class, a
+#'   factor of the classes (multiclass calibration, below). (With a formula, a data frame given here is
 #'   taken as `data`, so that `iso_calibrate(y ~ s, d)` works as `lm()`
 #'   does.)
 #' @param weights `NULL` (all weights one), or non-negative finite weights,
@@ -61,6 +74,9 @@
 #' @param na.action What to do with observations that have a missing value:
 #'   a function such as [na.omit()] (the default), [na.exclude()] or
 #'   [na.fail()], or its name.
+#' @param event_level For factor outcomes, which level is the event:
+#'   `"second"` (the default, as [glm()] takes the second level as the
+#'   success) or `"first"` (the convention of yardstick and probably).
 #' @param y_min,y_max Bounds on the calibrated values, numbers in \[0, 1\]
 #'   with `y_min <= y_max`; `NULL` is no bound (0 and 1).
 #' @inheritParams isotonic
@@ -125,9 +141,11 @@
 iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
                           device = getOption("gpuiso.device", "auto"),
                           data = NULL, na.action = na.omit,
-                          y_min = 0, y_max = 1) {
+                          y_min = 0, y_max = 1,
+                          event_level = c("second", "first")) {
   call <- match.call()
   ecall <- sys.call()
+  event_level <- check_event_level(event_level, ecall)
   if (missing(scores)) {
     abort_input("`scores` must be given: a numeric vector or a formula.", ecall)
   }
@@ -153,6 +171,15 @@ iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
     if (missing(outcomes)) {
       abort_input("`outcomes` must be given: one per score.", ecall)
     }
+    if (is.data.frame(scores) || is.matrix(scores) && ncol(scores) > 1L) {
+      if (!is.null(groups)) {
+        abort_input("`groups` must be NULL when `scores` has one column per class.", ecall)
+      }
+      return(calibrate_multiclass(scores, outcomes, weights, device, y_min, y_max,
+                                  c(outcome = variable_name(substitute(outcomes), "outcome"),
+                                    score = variable_name(substitute(scores), "scores")),
+                                  call, ecall))
+    }
     v <- list(outcomes = outcomes, scores = scores, weights = weights,
               groups = groups,
               names = c(outcome = variable_name(substitute(outcomes), "outcome"),
@@ -161,6 +188,7 @@ iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
                                 else variable_name(substitute(groups), "group")),
               row_names = NULL)
   }
+  v$outcomes <- event_outcomes(v$outcomes, event_level, ecall)
   fit_calibration(v, na.action, y_min, y_max, device, call, ecall)
 }
 

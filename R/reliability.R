@@ -11,15 +11,20 @@
 #' \eqn{\mathrm{MCB} = S - S_C}, discrimination \eqn{\mathrm{DSC} = S_R - S_C}
 #' and uncertainty \eqn{\mathrm{UNC} = S_R}.
 #'
-#' @param forecasts Probability forecasts in \[0, 1\].
-#' @param outcomes The outcomes, one per forecast: logical, 0/1, or
-#'   probabilities in \[0, 1\].
+#' @param forecasts Probability forecasts in \[0, 1\]; or several, as a
+#'   data frame, a list or a matrix of one column each, all for the same
+#'   outcomes (see [summary.gpuiso_reliability_set()]).
+#' @param outcomes The outcomes, one per forecast: logical, 0/1,
+#'   probabilities in \[0, 1\], or a factor of two levels (see
+#'   `event_level`).
 #' @param band The resampled band to compute: `"consistency"` (the band
 #'   that CORP curves of calibrated forecasts fall in: outcomes drawn from
 #'   the forecasts themselves), `"confidence"` (a band for the curve:
 #'   outcomes drawn from the CORP curve), or `"none"`.
 #' @param level The level of the band, strictly between 0 and 1.
 #' @param resamples The number of resamples, a whole number from 1 to 1e6.
+#' @param event_level For factor outcomes, which level is the event:
+#'   `"second"` (as [glm()] has it) or `"first"` (as yardstick has it).
 #' @inheritParams isotonic
 #' @details
 #' Bands are computed as reliabilitydiag's `"resampling"` method defines
@@ -75,15 +80,62 @@
 reliability_diagram <- function(forecasts, outcomes,
                                 band = c("consistency", "confidence", "none"),
                                 level = 0.9, resamples = 100,
-                                device = getOption("gpuiso.device", "auto")) {
+                                device = getOption("gpuiso.device", "auto"),
+                                event_level = c("second", "first")) {
   call <- sys.call()
-  fo <- check_forecasts(forecasts, outcomes, call)
-  x <- fo$x
-  y <- fo$y
+  outcome_name <- variable_name(substitute(outcomes), NA_character_)
+  forecast_name <- variable_name(substitute(forecasts), NA_character_)
+  outcomes <- event_outcomes(outcomes, check_event_level(event_level, call), call)
+  cols <- forecast_columns(forecasts, call)
+  if (is.null(cols)) {
+    fo <- check_forecasts(forecasts, outcomes, call)
+    cols <- list(fo$x)
+    names(cols) <- forecast_name
+    y <- fo$y
+  } else {
+    y <- check_unit_interval(outcomes, "outcomes", call)
+    for (k in seq_along(cols)) {
+      arg <- sprintf("forecasts[[\"%s\"]]", names(cols)[[k]])
+      cols[[k]] <- check_unit_interval(cols[[k]], arg, call)
+      check_same_length(cols[[k]], y, arg, "outcomes", call)
+    }
+    if (!length(y)) abort_input("`forecasts` must not be empty.", call)
+  }
   band <- check_choice(band, c("consistency", "confidence", "none"), "band", call)
   level <- check_level(level, call)
   resamples <- as.integer(check_whole_number(resamples, "resamples", call, 1, 1e6,
                                              "a whole number from 1 to 1e6"))
+  fits <- lapply(seq_along(cols), function(k) {
+    reliability_fit(cols[[k]], y, band, level, resamples, device, call,
+                    c(forecast = names(cols)[[k]], outcome = outcome_name))
+  })
+  if (length(fits) == 1L && is.null(attr(cols, "several"))) return(fits[[1L]])
+  names(fits) <- names(cols)
+  structure(fits, class = "gpuiso_reliability_set")
+}
+
+# The columns of several forecasts (a data frame, a list, or a matrix of
+# more than one column), named; NULL for one vector of forecasts.
+forecast_columns <- function(forecasts, call) {
+  several <- is.data.frame(forecasts) ||
+    is.list(forecasts) && !is.object(forecasts) ||
+    is.matrix(forecasts) && ncol(forecasts) > 1L
+  if (!several) return(NULL)
+  cols <- if (is.matrix(forecasts)) {
+    lapply(seq_len(ncol(forecasts)), function(k) forecasts[, k])
+  } else {
+    as.list(forecasts)
+  }
+  if (!length(cols)) abort_input("`forecasts` must hold at least one forecast.", call)
+  nm <- if (is.matrix(forecasts)) colnames(forecasts) else names(forecasts)
+  if (is.null(nm)) nm <- rep("", length(cols))
+  nm[is.na(nm) | !nzchar(nm)] <- sprintf("forecast %d", which(is.na(nm) | !nzchar(nm)))
+  names(cols) <- make.unique(nm, sep = " ")
+  structure(cols, several = TRUE)
+}
+
+# The CORP diagram of one forecast: x and y checked, of one length.
+reliability_fit <- function(x, y, band, level, resamples, device, call, variables) {
   pooled <- pool_scores(x, y, NULL, NULL, run_of = TRUE)
   device <- resolve_device(device, length(pooled$score), call,
                            min_n = gpu_min_n(default = gpu_sort_min_n_default))
@@ -107,8 +159,7 @@ reliability_diagram <- function(forecasts, outcomes,
                  band_type = band, level = if (band != "none") level,
                  resamples = if (band != "none") resamples,
                  p_value = if (band == "consistency") mean(b$mcb >= mcb) else NA_real_,
-                 variables = c(forecast = variable_name(substitute(forecasts), NA_character_),
-                               outcome = variable_name(substitute(outcomes), NA_character_))),
+                 variables = variables),
             class = "gpuiso_reliability")
 }
 
@@ -257,7 +308,9 @@ tabulate_weighted <- function(bin, w, nbins) {
 #' of it, is the better measure; the binned one is what much of the
 #' literature reports.
 #'
-#' @inheritParams reliability_diagram
+#' @param forecasts Probability forecasts in \[0, 1\].
+#' @param outcomes The outcomes, one per forecast: logical, 0/1, or
+#'   probabilities in \[0, 1\].
 #' @param bins The number of bins, a whole number of at least 1.
 #' @param binning `"equal_width"` or `"equal_mass"`.
 #' @return The expected calibration error, a number in \[0, 1\].

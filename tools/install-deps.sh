@@ -23,6 +23,7 @@ r-cran-rmarkdown  r:rmarkdown
 r-cran-iso        r:Iso
 r-cran-fdrtool    r:fdrtool
 r-cran-gmp        r:gmp
+r-cran-ggplot2    r:ggplot2
 pandoc            cmd:pandoc
 qpdf              cmd:qpdf
 tidy              cmd:tidy

@@ -12,7 +12,11 @@ objects_by_class <- function() {
        gpuiso_calibration = fc, summary.gpuiso_calibration = summary(fc),
        gpuiso_idr = fd, summary.gpuiso_idr = summary(fd),
        gpuiso_idr_pred = predict(fd, c(0.2, 0.5)),
+       gpuiso_calibration_multiclass = iso_calibrate(cbind(a = x, b = 1 - x),
+                                                     factor(rbinom(50, 1, x), labels = c("a", "b"))),
        gpuiso_reliability = reliability_diagram(x, rbinom(50, 1, x)),
+       gpuiso_reliability_set = reliability_diagram(data.frame(a = x, b = x^2),
+                                                    rbinom(50, 1, x), resamples = 10),
        gpuiso_gpu_info = gpu_info())
 }
 
@@ -29,7 +33,12 @@ test_that("every method with ... names an argument it does not use", {
     method <- get(info[i, 3L], envir = ns)
     if (!"..." %in% names(formals(method)) || is.null(objs[[cls]])) next
     lab <- paste0(generic, "() of ", cls)
-    f <- get(generic, mode = "function")
+    # generics of suggested packages (ggplot2's autoplot()) when installed
+    f <- tryCatch(get(generic, mode = "function"), error = function(e) NULL)
+    if (is.null(f) && generic == "autoplot" && requireNamespace("ggplot2", quietly = TRUE)) {
+      f <- ggplot2::autoplot
+    }
+    if (is.null(f)) next
     expect_error(capture.output(f(objs[[cls]], bogus_arg = 1)),
                  class = "gpuiso_error_input", label = lab)
     e <- tryCatch(capture.output(f(objs[[cls]], bogus_arg = 1)), error = identity)

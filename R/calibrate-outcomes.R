@@ -1,0 +1,26 @@
+# Outcomes of calibration and reliability diagrams: 0/1, logical,
+# probabilities, or a factor of two levels of which one is the event.
+
+# The outcomes as numbers: a factor of two levels becomes 1 at the event
+# level (`event_level` "second", as glm() takes the second level as the
+# success, or "first", as yardstick and probably do) and 0 at the other;
+# anything else is left to check_unit_interval(). NA stays NA.
+event_outcomes <- function(outcomes, event_level, call) {
+  if (!is.factor(outcomes)) return(outcomes)
+  lev <- levels(outcomes)
+  if (length(lev) != 2L) {
+    abort_input(sprintf(paste0("`outcomes` must be a factor of two levels (the event and ",
+                               "the other) here, not of %d%s."), length(lev),
+                        if (length(lev) > 2L)
+                          "; for several classes give `scores` as a matrix of one column per class"
+                        else ""), call)
+  }
+  event <- if (event_level == "second") 2L else 1L
+  out <- as.numeric(unclass(outcomes) == event)
+  if (!is.null(dim(outcomes))) dim(out) <- dim(outcomes)
+  out
+}
+
+check_event_level <- function(event_level, call) {
+  check_choice(event_level, c("second", "first"), "event_level", call)
+}
