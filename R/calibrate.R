@@ -74,6 +74,8 @@
 #' @param na.action What to do with observations that have a missing value:
 #'   a function such as [na.omit()] (the default), [na.exclude()] or
 #'   [na.fail()], or its name.
+#' @param bounds `c(lower, upper)`: another way of giving `y_min` and
+#'   `y_max`, for instance `c(1e-4, 1 - 1e-4)`.
 #' @param event_level For factor outcomes, which level is the event:
 #'   `"second"` (the default, as [glm()] takes the second level as the
 #'   success) or `"first"` (the convention of yardstick and probably).
@@ -142,10 +144,22 @@ iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
                           device = getOption("gpuiso.device", "auto"),
                           data = NULL, na.action = na.omit,
                           y_min = 0, y_max = 1,
-                          event_level = c("second", "first")) {
+                          event_level = c("second", "first"), bounds = NULL) {
   call <- match.call()
   ecall <- sys.call()
   event_level <- check_event_level(event_level, ecall)
+  if (!is.null(bounds)) {
+    if (!missing(y_min) || !missing(y_max)) {
+      abort_input("`bounds` and `y_min` or `y_max` must not both be given: they say the same.",
+                  ecall)
+    }
+    if (!is.numeric(bounds) || is.object(bounds) || length(bounds) != 2L) {
+      abort_input(sprintf("`bounds` must be two numbers, c(lower, upper), not %s.",
+                          describe_type(bounds)), ecall, arg = "bounds")
+    }
+    y_min <- bounds[[1L]]
+    y_max <- bounds[[2L]]
+  }
   if (missing(scores)) {
     abort_input("`scores` must be given: a numeric vector or a formula.", ecall)
   }

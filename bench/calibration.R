@@ -27,7 +27,8 @@
 #   predict, one curve    the calibrated values at all n scores, from the fitted curve (linear
 #                         interpolation between the fitted scores, clipped outside).
 #   predict, K curves     the same with each score's segment.
-#   reliability diagram   CORP diagram and Brier score decomposition of the raw scores.
+#   reliability diagram   CORP diagram and Brier score decomposition of the raw scores (band
+#                         = "none"; bands: bench/reliability-bands.R).
 # Implementations (columns):
 #   gpuiso 1 thr / gpuiso default: iso_calibrate(), predict(), reliability_diagram() with
 #       device = "cpu" and options(gpuiso.threads = 1) or the default thread count.
@@ -301,7 +302,7 @@ for (id in names(gpuiso_cols)) {
   m <- gpuiso_cols[[id]]
   if (isTRUE(m$gpu) && !has_gpu) { put("rel", id, note = "no GPU"); next }
   set_threads(m$threads)
-  r <- tryCatch(time_call(function() gpuiso::reliability_diagram(score, outcome, device = m$device)),
+  r <- tryCatch(time_call(function() gpuiso::reliability_diagram(score, outcome, band = "none", device = m$device)),
                 error = function(e) e)
   if (inherits(r, "error")) { put("rel", id, note = paste("error:", conditionMessage(r))); next }
   if (id == "gpuiso_1t") ref_rel <- r$out

@@ -58,8 +58,8 @@ SEXP ffi_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
 }
 
 /* For the tests: the draws of resample b (0-based), as the bands use
- * them. */
-SEXP ffi_corp_resample(SEXP p0, SEXP count, SEXP n, SEXP seed, SEXP b)
+ * them (with `plain`, counted without the buckets). */
+SEXP ffi_corp_resample(SEXP p0, SEXP count, SEXP n, SEXP seed, SEXP b, SEXP plain)
 {
   R_xlen_t m = Rf_xlength(p0), nn = (R_xlen_t) Rf_asReal(n);
   if (TYPEOF(p0) != REALSXP || nn < m) gi_internal_error("malformed draw arguments");
@@ -69,7 +69,8 @@ SEXP ffi_corp_resample(SEXP p0, SEXP count, SEXP n, SEXP seed, SEXP b)
   SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
   SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, m));
   if (gi_corp_resample(REAL(p0), cp, m, nn, seed_arg(seed), (gi_idx) Rf_asReal(b),
-                       REAL(VECTOR_ELT(out, 0)), REAL(VECTOR_ELT(out, 1))))
+                       Rf_asLogical(plain) == TRUE, REAL(VECTOR_ELT(out, 0)),
+                       REAL(VECTOR_ELT(out, 1))))
     gi_abort("memory", NULL, 0, "Not enough memory to draw a resample.");
   UNPROTECT(1);
   return out;

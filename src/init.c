@@ -40,7 +40,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_isoreg_fit, 7),
   CALLDEF(ffi_gpu_isoreg, 5),
   CALLDEF(ffi_corp_bands, 8),
-  CALLDEF(ffi_corp_resample, 5),
+  CALLDEF(ffi_corp_resample, 6),
   {NULL, NULL, 0}
 };
 

@@ -65,8 +65,7 @@ static int *pairs_of(const double *count, gi_idx m, gi_idx n, int *nomem)
 /* Pairs are drawn uniformly from [0, n), which scatters the counts over
  * memory: an access missed the caches and the TLB for nearly every draw.
  * So the draws are first sorted into buckets of 2^BUCKET consecutive
- * pairs (a counting pass and a placing pass: the generator is cheap to
- * run twice), and each bucket then touches a few kilobytes. The counts are
+ * pairs, and each bucket then touches a few kilobytes. The counts are
  * whole numbers, so the order of the additions changes nothing. */
 #define BUCKET 13
 
@@ -77,87 +76,123 @@ static gi_idx draw_pair(uint64_t seed, uint64_t ctr, gi_idx n)
 }
 
 /* Resample b's draws into count and events; 1 when memory runs out. */
+static void plain_draws(const double *p0, const int *jof, gi_idx n,
+                        uint64_t seed, uint64_t c0, double *count,
+                        double *events)
+{
+  for (gi_idx k = 0; k < n; k++) {
+    gi_idx j = point_of(jof, draw_pair(seed, c0 + 2 * (uint64_t) k, n));
+    count[j] += 1.0;
+    events[j] += rand_u01(seed, c0 + 2 * (uint64_t) k + 1) < p0[j];
+  }
+}
+
 static int resample(const double *p0, const int *jof, gi_idx m, gi_idx n,
-                    uint64_t seed, gi_idx b, double *count, double *events)
+                    uint64_t seed, gi_idx b, int plain, double *count,
+                    double *events)
 {
   memset(count, 0, (size_t) m * sizeof(double));
   memset(events, 0, (size_t) m * sizeof(double));
   uint64_t c0 = 2 * (uint64_t) b * (uint64_t) n;
-  if (n > (gi_idx) UINT32_MAX) {
-    /* beyond what a slot holds: the plain loop */
-    for (gi_idx k = 0; k < n; k++) {
-      gi_idx j = point_of(jof, draw_pair(seed, c0 + 2 * (uint64_t) k, n));
-      count[j] += 1.0;
-      events[j] += rand_u01(seed, c0 + 2 * (uint64_t) k + 1) < p0[j];
-    }
+  gi_idx width = (gi_idx) 1 << BUCKET;
+  if (plain || n > (gi_idx) UINT32_MAX || n <= 4 * width) {
+    /* small: the counts stay in the caches; huge: beyond a slot */
+    plain_draws(p0, jof, n, seed, c0, count, events);
     return 0;
   }
-  gi_idx nb = (n >> BUCKET) + 1;
-  gi_idx *pos = calloc((size_t) nb + 1, sizeof(gi_idx));
-  uint64_t *slot = malloc((size_t) n * sizeof(uint64_t));
-  if (pos == NULL || slot == NULL) {
-    free(pos);
+  /* A bucket receives Binomial(n, width / n) draws, width on average: room
+   * for 8 standard deviations more (a bucket that overflows all the same
+   * sends the resample to the plain loop, which counts the same). */
+  gi_idx nb = (n + width - 1) >> BUCKET;
+  gi_idx cap = width + 8 * (gi_idx) sqrt((double) width) + 32;
+  gi_idx *fill = calloc((size_t) nb, sizeof(gi_idx));
+  uint64_t *slot = malloc((size_t) nb * (size_t) cap * sizeof(uint64_t));
+  if (fill == NULL || slot == NULL) {
+    free(fill);
     free(slot);
     return 1;
   }
-  for (gi_idx k = 0; k < n; k++)
-    pos[(draw_pair(seed, c0 + 2 * (uint64_t) k, n) >> BUCKET) + 1]++;
-  for (gi_idx q = 0; q < nb; q++) pos[q + 1] += pos[q];
-  for (gi_idx k = 0; k < n; k++) {
-    gi_idx s = draw_pair(seed, c0 + 2 * (uint64_t) k, n);
-    slot[pos[s >> BUCKET]++] = (uint64_t) s << 32 | (uint64_t) k;
+  int overflow = 0;
+  for (gi_idx k = 0; k < n && !overflow; k++) {
+    gi_idx s = draw_pair(seed, c0 + 2 * (uint64_t) k, n), q = s >> BUCKET;
+    if (fill[q] == cap) overflow = 1;
+    else slot[q * cap + fill[q]++] = (uint64_t) s << 32 | (uint64_t) k;
   }
-  for (gi_idx t = 0; t < n; t++) {
-    gi_idx s = (gi_idx) (slot[t] >> 32), k = (gi_idx) (slot[t] & UINT32_MAX);
-    gi_idx j = point_of(jof, s);
-    count[j] += 1.0;
-    events[j] += rand_u01(seed, c0 + 2 * (uint64_t) k + 1) < p0[j];
+  if (overflow) {
+    plain_draws(p0, jof, n, seed, c0, count, events);
+  } else {
+    for (gi_idx q = 0; q < nb; q++)
+      for (const uint64_t *t = slot + q * cap, *e = t + fill[q]; t < e; t++) {
+        gi_idx s = (gi_idx) (*t >> 32), k = (gi_idx) (*t & UINT32_MAX);
+        gi_idx j = point_of(jof, s);
+        count[j] += 1.0;
+        events[j] += rand_u01(seed, c0 + 2 * (uint64_t) k + 1) < p0[j];
+      }
   }
-  free(pos);
+  free(fill);
   free(slot);
   return 0;
 }
 
 int gi_corp_resample(const double *p0, const double *pairs, gi_idx m,
-                     gi_idx n, uint64_t seed, gi_idx b, double *count,
-                     double *events)
+                     gi_idx n, uint64_t seed, gi_idx b, int plain,
+                     double *count, double *events)
 {
   int nomem;
   int *jof = pairs_of(pairs, m, n, &nomem);
   if (nomem) return 1;
-  int r = resample(p0, jof, m, n, seed, b, count, events);
+  int r = resample(p0, jof, m, n, seed, b, plain, count, events);
   free(jof);
   return r;
 }
 
-/* The fit of one resample read at every forecast: a drawn point keeps its
- * fit, an undrawn one between drawn ones is interpolated linearly in u
- * (as stats::approx() does), one outside them is NaN. Returns the
- * resample's MCB: the mean Brier score of its forecasts less that of its
- * CORP fit, over its n draws. */
-static double read_resample(const double *u, const double *count,
-                            const double *events, gi_idx m, gi_idx n,
-                            double *fit)
+/* A resample's drawn forecasts, in place: the L forecasts drawn (their
+ * indices into idx, their counts and events moved to the front of count
+ * and events, their event rates into value). Returns L. */
+static gi_idx compact_drawn(double *count, double *events, gi_idx m,
+                            int *idx, double *value)
 {
-  gi_idx prev = -1;
-  double s = 0.0, sc = 0.0;
+  gi_idx L = 0;
   for (gi_idx j = 0; j < m; j++) {
     if (count[j] == 0.0) continue;
-    double f = fit[j] < 0.0 ? 0.0 : fit[j] > 1.0 ? 1.0 : fit[j];
-    fit[j] = f;
-    double e = events[j], c = count[j];
-    s += e * (1.0 - u[j]) * (1.0 - u[j]) + (c - e) * u[j] * u[j];
-    sc += e * (1.0 - f) * (1.0 - f) + (c - e) * f * f;
-    if (prev < 0) {
-      for (gi_idx i = 0; i < j; i++) fit[i] = NAN;
-    } else {
-      double fa = fit[prev], ua = u[prev];
-      for (gi_idx i = prev + 1; i < j; i++)
-        fit[i] = fa + (f - fa) * ((u[i] - ua) / (u[j] - ua));
-    }
-    prev = j;
+    idx[L] = (int) j;
+    count[L] = count[j];
+    events[L] = events[j];
+    value[L] = events[j] / count[j];
+    L++;
   }
-  for (gi_idx i = prev + 1; i < m; i++) fit[i] = NAN;
+  return L;
+}
+
+/* The fit f of a resample's L drawn forecasts (idx, their counts c and
+ * events e) read at every forecast into out: a drawn one keeps its fit,
+ * one between drawn ones is interpolated linearly in u (as
+ * stats::approx() does), one outside them is NaN. Returns the resample's
+ * MCB: the mean Brier score of its forecasts less that of its CORP fit,
+ * over its n draws. */
+static double read_resample(const double *u, const int *idx, const double *c,
+                            const double *e, double *f, gi_idx L, gi_idx m,
+                            gi_idx n, double *out)
+{
+  double s = 0.0, sc = 0.0;
+  gi_idx j = -1;
+  for (gi_idx p = 0; p < L; p++) {
+    gi_idx ja = j;
+    j = idx[p];
+    double v = f[p] < 0.0 ? 0.0 : f[p] > 1.0 ? 1.0 : f[p];
+    f[p] = v;
+    s += e[p] * (1.0 - u[j]) * (1.0 - u[j]) + (c[p] - e[p]) * u[j] * u[j];
+    sc += e[p] * (1.0 - v) * (1.0 - v) + (c[p] - e[p]) * v * v;
+    if (p == 0) {
+      for (gi_idx i = 0; i < j; i++) out[i] = NAN;
+    } else {
+      double fa = f[p - 1], ua = u[ja];
+      for (gi_idx i = ja + 1; i < j; i++)
+        out[i] = fa + (v - fa) * ((u[i] - ua) / (u[j] - ua));
+    }
+    out[j] = v;
+  }
+  for (gi_idx i = j + 1; i < m; i++) out[i] = NAN;
   return (s - sc) / (double) n;
 }
 
@@ -247,49 +282,63 @@ gi_status gi_corp_bands(const double *u, const double *p0,
   size_t mg = (size_t) m * (size_t) G;
   double *cnt = malloc(mg * sizeof(double)), *ev = malloc(mg * sizeof(double));
   double *val = malloc(mg * sizeof(double)), *fit = malloc(mg * sizeof(double));
+  int *idx = malloc(mg * sizeof(int));
   gi_idx *off = malloc(((size_t) G + 1) * sizeof(gi_idx));
+  gi_idx *len = malloc((size_t) G * sizeof(gi_idx));
   S.lo = malloc((size_t) m * S.kl * sizeof(double));
   S.hi = malloc((size_t) m * S.kh * sizeof(double));
   S.seen = calloc((size_t) m, sizeof(int));
   gi_status status = GI_OK;
   int nomem, failed = 0;
   int *jof = pairs_of(pairs, m, n, &nomem);
-  if (nomem || !cnt || !ev || !val || !fit || !off || !S.lo || !S.hi || !S.seen) {
+  if (nomem || !cnt || !ev || !val || !fit || !idx || !off || !len || !S.lo ||
+      !S.hi || !S.seen) {
     status = GI_ERR_NOMEM;
     goto done;
   }
   for (gi_idx b0 = 0; b0 < B && status == GI_OK; b0 += G) {
     gi_idx g = B - b0 < G ? B - b0 : G;
+    /* the draws; each resample's undrawn forecasts (weight zero) are left
+     * out of its problem, so the batch holds only drawn ones */
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1 && g > 1)
     for (gi_idx r = 0; r < g; r++) {
-      double *c = cnt + (size_t) r * m, *e = ev + (size_t) r * m;
-      double *v = val + (size_t) r * m;
-      if (resample(p0, jof, m, n, seed, b0 + r, c, e)) {
+      size_t o = (size_t) r * m;
+      if (resample(p0, jof, m, n, seed, b0 + r, 0, cnt + o, ev + o)) {
 #pragma omp atomic write
         failed = 1;
         continue;
       }
-      for (gi_idx j = 0; j < m; j++) v[j] = c[j] > 0.0 ? e[j] / c[j] : 0.0;
+      len[r] = compact_drawn(cnt + o, ev + o, m, idx + o, val + o);
     }
     if (failed) {
       status = GI_ERR_NOMEM;
       break;
     }
-    for (gi_idx r = 0; r <= g; r++) off[r] = r * m;
+    /* the problems end to end (each moves left, over nothing it needs) */
+    off[0] = 0;
+    for (gi_idx r = 0; r < g; r++) {
+      off[r + 1] = off[r] + len[r];
+      if (r > 0) {
+        memmove(val + off[r], val + (size_t) r * m, (size_t) len[r] * sizeof(double));
+        memmove(cnt + off[r], cnt + (size_t) r * m, (size_t) len[r] * sizeof(double));
+      }
+    }
     gi_idx bad;
     status = gi_isotonic_batch(val, cnt, off, g, 0, nt, fit, NULL, &bad);
     if (status != GI_OK) break;
+    /* each resample read at every forecast, into its row of val */
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1 && g > 1)
     for (gi_idx r = 0; r < g; r++) {
       size_t o = (size_t) r * m;
-      double d = read_resample(u, cnt + o, ev + o, m, n, fit + o);
+      double d = read_resample(u, idx + o, cnt + off[r], ev + o, fit + off[r], len[r], m, n,
+                               val + o);
       if (mcb != NULL) mcb[b0 + r] = d;
     }
     /* the order statistics, each thread a range of forecasts */
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1 && m > 4096)
     for (gi_idx j = 0; j < m; j++)
       for (gi_idx r = 0; r < g; r++) {
-        double v = fit[(size_t) r * m + j];
+        double v = val[(size_t) r * m + j];
         if (!isnan(v)) keep(&S, j, v);
       }
     if (gi_interrupted((int64_t) g * m * 4)) status = GI_ERR_INTERRUPT;
@@ -300,7 +349,7 @@ gi_status gi_corp_bands(const double *u, const double *p0,
       upper[j] = quantile7(&S, j, phi);
     }
 done:
-  free(cnt); free(ev); free(val); free(fit); free(off);
+  free(cnt); free(ev); free(val); free(fit); free(idx); free(off); free(len);
   free(S.lo); free(S.hi); free(S.seen); free(jof);
   return status;
 }

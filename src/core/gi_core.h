@@ -283,14 +283,15 @@ gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
  * reaches u[j]) and mcb[b] (when not NULL) each resample's
  * miscalibration. The draws depend on the seed alone, not on nthreads.
  * gi_corp_resample() gives resample b's draws (how often each forecast
- * was drawn and its events); 1 when memory runs out. */
+ * was drawn and its events; with `plain`, counted in the order of the
+ * draws, which gives the same: for the tests); 1 when memory runs out. */
 gi_status gi_corp_bands(const double *u, const double *p0,
                         const double *count, gi_idx m, gi_idx n, int B,
                         double plo, double phi, uint64_t seed, int nthreads,
                         double *lower, double *upper, double *mcb);
 int gi_corp_resample(const double *p0, const double *count, gi_idx m,
-                     gi_idx n, uint64_t seed, gi_idx b, double *drawn,
-                     double *events);
+                     gi_idx n, uint64_t seed, gi_idx b, int plain,
+                     double *drawn, double *events);
 
 /* Threads the engine may use: the request capped by what OpenMP allows
  * (1 when the package was built without OpenMP). */

@@ -111,3 +111,22 @@ test_that("multiclass errors name what is wrong", {
   expect_error(fitted(cal, 1), class = "gpuiso_error_input")
   expect_error(print(cal, digits = 2), "`digits` is not an argument", class = "gpuiso_error_input")
 })
+
+test_that("bounds = c(lo, hi) is y_min and y_max", {
+  set.seed(13)
+  s <- runif(400)
+  y <- rbinom(400, 1, s^3)
+  a <- iso_calibrate(s, y, bounds = c(0.02, 0.9))
+  b <- iso_calibrate(s, y, y_min = 0.02, y_max = 0.9)
+  expect_identical(fitted(a), fitted(b))
+  expect_identical(range(fitted(a)), c(0.02, 0.9))
+  expect_identical(predict(a, c(-1, 2)), c(0.02, 0.9))
+  expect_true(is.finite(-mean(y * log(fitted(a)) + (1 - y) * log1p(-fitted(a)))))
+  expect_error(iso_calibrate(s, y, bounds = c(0.1, 0.9), y_min = 0.2), "must not both be given",
+               class = "gpuiso_error_input")
+  expect_error(iso_calibrate(s, y, bounds = 0.1), "`bounds` must be two numbers",
+               class = "gpuiso_error_input")
+  expect_error(iso_calibrate(s, y, bounds = c(0.9, 0.1)), class = "gpuiso_error_input")
+  expect_error(iso_calibrate(s, y, bounds = c(-0.1, 0.5)), "`y_min` must be one number in \\[0, 1\\]",
+               class = "gpuiso_error_input")
+})

@@ -11,7 +11,7 @@ band_reference <- function(p, y, band, level, resamples, seed) {
   vals <- matrix(NA_real_, length(u), resamples)
   mcb <- numeric(resamples)
   for (b in seq_len(resamples)) {
-    d <- .Call(gpuiso:::ffi_corp_resample, p0, cnt, length(p), seed, b - 1)
+    d <- .Call(gpuiso:::ffi_corp_resample, p0, cnt, length(p), seed, b - 1, FALSE)
     drawn <- d$count > 0
     f <- Iso::pava(d$events[drawn] / d$count[drawn], d$count[drawn])
     f <- pmin(pmax(f, 0), 1)
@@ -62,7 +62,7 @@ test_that("the draws are a bootstrap of the pairs with Bernoulli outcomes", {
   tot <- numeric(3)
   ev <- numeric(3)
   for (b in 0:1999) {
-    d <- .Call(gpuiso:::ffi_corp_resample, p0, cnt, 10, c(0.25, 0.5), b)
+    d <- .Call(gpuiso:::ffi_corp_resample, p0, cnt, 10, c(0.25, 0.5), b, FALSE)
     expect_equal(sum(d$count), 10)
     expect_true(all(d$events <= d$count & d$events >= 0))
     tot <- tot + d$count
@@ -73,10 +73,27 @@ test_that("the draws are a bootstrap of the pairs with Bernoulli outcomes", {
   expect_lt(max(abs(tot / 20000 - cnt / 10) / sqrt(cnt / 10 * (1 - cnt / 10) / 20000)), 5)
   expect_lt(max(abs(ev / tot - p0) / sqrt(p0 * (1 - p0) / tot)), 5)
   # and a resample depends on its seed and index alone
-  expect_identical(.Call(gpuiso:::ffi_corp_resample, p0, cnt, 10, c(0.25, 0.5), 7),
-                   .Call(gpuiso:::ffi_corp_resample, p0, cnt, 10, c(0.25, 0.5), 7))
-  expect_false(identical(.Call(gpuiso:::ffi_corp_resample, p0, cnt, 10, c(0.25, 0.5), 7),
-                         .Call(gpuiso:::ffi_corp_resample, p0, cnt, 10, c(0.25, 0.5), 8)))
+  expect_identical(.Call(gpuiso:::ffi_corp_resample, p0, cnt, 10, c(0.25, 0.5), 7, FALSE),
+                   .Call(gpuiso:::ffi_corp_resample, p0, cnt, 10, c(0.25, 0.5), 7, FALSE))
+  expect_false(identical(.Call(gpuiso:::ffi_corp_resample, p0, cnt, 10, c(0.25, 0.5), 7, FALSE),
+                         .Call(gpuiso:::ffi_corp_resample, p0, cnt, 10, c(0.25, 0.5), 8, FALSE)))
+  # long resamples sort their draws into buckets before counting: the same
+  # counts as counting in the order of the draws, ties or none, and
+  # whatever the last bucket's size
+  for (n in c(32769, 50000, 123457)) {
+    for (m in c(n, n %/% 7)) {
+      cn <- if (m == n) rep(1, n) else as.numeric(tabulate(sample.int(m, n, TRUE), m))
+      keep <- cn > 0
+      cn <- cn[keep]
+      pr <- runif(length(cn))
+      for (b in c(0, 3)) {
+        a <- .Call(gpuiso:::ffi_corp_resample, pr, cn, n, c(0.6, 0.1), b, FALSE)
+        expect_identical(a, .Call(gpuiso:::ffi_corp_resample, pr, cn, n, c(0.6, 0.1), b, TRUE),
+                         info = paste(n, m, b))
+        expect_identical(sum(a$count), n)
+      }
+    }
+  }
 })
 
 test_that("a band is reproducible under set.seed() and the same on any threads", {
