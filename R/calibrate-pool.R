@@ -3,8 +3,11 @@
 
 # Outcomes: 0/1 (logical or numeric) or probabilities, all in [0, 1].
 check_unit_interval <- function(x, arg, call) {
-  x <- check_values(x, arg, call)
+  # one pass: a value outside [0, 1] (NaN included) is found there, and
+  # check_values() names it if it is not finite
+  x <- check_values(x, arg, call, scan = FALSE)
   pos <- .Call(ffi_first_outside_unit, x)
+  if (pos > 0 && !is.finite(x[[pos]])) check_values(x, arg, call)
   if (pos > 0) {
     abort_input(sprintf("`%s` must lie in [0, 1]: %s is %s.", arg,
                         describe_position(pos, x), describe_value(x[[pos]])),

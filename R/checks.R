@@ -5,14 +5,16 @@
 
 # Numeric (double, integer or logical) vector or matrix, all finite; with
 # `nonneg`, also >= 0; with `single`, also within what float32 can hold.
-# Doubles are passed on as they are: no copy.
-check_values <- function(x, arg, call, nonneg = FALSE, single = FALSE) {
+# Doubles are passed on as they are: no copy. With `scan = FALSE` only the
+# type is checked (for callers whose own pass finds non-finite values).
+check_values <- function(x, arg, call, nonneg = FALSE, single = FALSE, scan = TRUE) {
   if (!(is.numeric(x) || is.logical(x)) || is.object(x) && !is.numeric(x) ||
       is.list(x)) {
     abort_input(sprintf("`%s` must be a numeric vector or matrix, not %s.",
                         arg, describe_type(x)), call)
   }
   if (!is.double(x)) storage.mode(x) <- "double"
+  if (!scan) return(x)
   # one pass in C, without a copy, on the engine's threads: the position of
   # the first offender or 0
   pos <- .Call(ffi_first_invalid, x, nonneg, single, resolve_threads())

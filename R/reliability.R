@@ -142,10 +142,12 @@ reliability_fit <- function(x, y, band, level, resamples, device, call, variable
   fit <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
                     decreasing = FALSE, device = device)$fit
   fit <- pmin(pmax(fit, 0), 1)
-  cal <- fit[pooled$run_of]
-  score <- mean((x - y)^2)
-  s_c <- mean((cal - y)^2)
-  s_r <- mean((mean(y) - y)^2)
+  # the CORP values of the forecasts and the three mean scores, in C
+  bp <- .Call(ffi_brier_parts, x, y, fit, pooled$run_of)
+  cal <- bp$calibrated
+  score <- bp$parts[[1L]]
+  s_c <- bp$parts[[2L]]
+  s_r <- bp$parts[[3L]]
   mcb <- score - s_c
   b <- if (band == "none") NULL
        else corp_band(pooled, fit, band, level, resamples)

@@ -57,6 +57,28 @@ SEXP ffi_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
   return out;
 }
 
+/* The CORP values of the forecasts and the decomposition's three mean
+ * scores (of the forecasts, of the CORP values, of the mean outcome). */
+SEXP ffi_brier_parts(SEXP x, SEXP y, SEXP fit, SEXP run_of)
+{
+  R_xlen_t n = Rf_xlength(x);
+  if (TYPEOF(x) != REALSXP || TYPEOF(y) != REALSXP || TYPEOF(fit) != REALSXP ||
+      TYPEOF(run_of) != INTSXP || Rf_xlength(y) != n || Rf_xlength(run_of) != n || n < 1)
+    gi_internal_error("malformed decomposition arguments");
+  R_xlen_t m = Rf_xlength(fit);
+  const int *r = INTEGER(run_of);
+  for (R_xlen_t i = 0; i < n; i++)
+    if (r[i] < 1 || r[i] > m) gi_internal_error("run_of out of range");
+  const char *names[] = {"calibrated", "parts", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, n));
+  SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, 3));
+  gi_brier_parts(REAL(x), REAL(y), REAL(fit), r, n, REAL(VECTOR_ELT(out, 0)),
+                 REAL(VECTOR_ELT(out, 1)));
+  UNPROTECT(1);
+  return out;
+}
+
 /* For the tests: the draws of resample b (0-based), as the bands use
  * them (with `plain`, counted without the buckets). */
 SEXP ffi_corp_resample(SEXP p0, SEXP count, SEXP n, SEXP seed, SEXP b, SEXP plain)

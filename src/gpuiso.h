@@ -166,6 +166,7 @@ SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads);
 
 SEXP ffi_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
                     SEXP probs, SEXP seed, SEXP threads);
+SEXP ffi_brier_parts(SEXP x, SEXP y, SEXP fit, SEXP run_of);
 SEXP ffi_corp_resample(SEXP p0, SEXP count, SEXP n, SEXP seed, SEXP b, SEXP plain);
 
 #endif

@@ -41,6 +41,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_gpu_isoreg, 5),
   CALLDEF(ffi_corp_bands, 8),
   CALLDEF(ffi_corp_resample, 6),
+  CALLDEF(ffi_brier_parts, 4),
   {NULL, NULL, 0}
 };
 

@@ -273,6 +273,12 @@ gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
                       double lo, const double *t, gi_idx n, int linear,
                       int clip, double na, double *out);
 
+/* The decomposition's mean Brier scores (brier.c): of forecasts x, of
+ * their CORP values (cal[i] = fit[run_of[i] - 1], written) and of the
+ * mean outcome, for outcomes y, into out[0..2]. */
+void gi_brier_parts(const double *x, const double *y, const double *fit,
+                    const int *run_of, gi_idx n, double *cal, double *out);
+
 /* Resampled bands of a CORP reliability curve (bands.c). The m distinct
  * forecasts u[0..m) (sorted) of n pairs, count[j] of them at u[j] (whole
  * numbers), and p0[j] the probability of an event at u[j] under which
