@@ -4,12 +4,7 @@
 
 calibrate_multiclass <- function(scores, outcomes, weights, device, y_min, y_max,
                                  names, call, ecall) {
-  if (is.data.frame(scores)) {
-    cn <- names(scores)
-    scores <- as.matrix(scores)
-    colnames(scores) <- cn
-  }
-  s <- check_values(scores, "scores", ecall)
+  s <- check_values(if (is.data.frame(scores)) as.matrix(scores) else scores, "scores", ecall)
   if (!is.factor(outcomes)) {
     abort_input(paste0("`outcomes` must be a factor of the classes when `scores` has ",
                        "one column per class, not ", describe_type(outcomes), "."), ecall)
@@ -93,12 +88,7 @@ predict.gpuiso_calibration_multiclass <- function(object, newdata, ...) {
     check_dots(..., fn = "predict()")
     p <- matrix(stats::fitted(object$binary), object$n, k)
   } else {
-    nd <- newdata
-    if (is.data.frame(nd)) {
-      cn <- names(nd)
-      nd <- as.matrix(nd)
-      colnames(nd) <- cn
-    }
+    nd <- if (is.data.frame(newdata)) as.matrix(newdata) else newdata
     if (!is.matrix(nd)) nd <- matrix(nd, nrow = 1L, dimnames = list(NULL, names(nd)))
     if (ncol(nd) != k) {
       abort_input(sprintf("`newdata` must have one column per class (%d), not %d.",

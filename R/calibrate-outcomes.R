@@ -16,9 +16,7 @@ event_outcomes <- function(outcomes, event_level, call) {
                         else ""), call)
   }
   event <- if (event_level == "second") 2L else 1L
-  out <- as.numeric(unclass(outcomes) == event)
-  if (!is.null(dim(outcomes))) dim(out) <- dim(outcomes)
-  out
+  as.numeric(unclass(outcomes) == event)
 }
 
 check_event_level <- function(event_level, call) {

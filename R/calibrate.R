@@ -153,9 +153,11 @@ iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
       abort_input("`bounds` and `y_min` or `y_max` must not both be given: they say the same.",
                   ecall)
     }
-    if (!is.numeric(bounds) || is.object(bounds) || length(bounds) != 2L) {
+    if (!is.numeric(bounds) || is.object(bounds) || length(bounds) != 2L || anyNA(bounds)) {
       abort_input(sprintf("`bounds` must be two numbers, c(lower, upper), not %s.",
-                          describe_type(bounds)), ecall, arg = "bounds")
+                          if (is.numeric(bounds) && length(bounds) == 2L)
+                            paste0("c(", paste(bounds, collapse = ", "), ")")
+                          else describe_type(bounds)), ecall, arg = "bounds")
     }
     y_min <- bounds[[1L]]
     y_max <- bounds[[2L]]

@@ -16,7 +16,7 @@
 #'   (`NULL` for the default).
 #' @param i Which diagrams to keep, as for a list.
 #' @param ... For `plot()`, graphical parameters and arguments of
-#'   [plot.gpuiso_reliability()] (such as `xlim`), given to every panel;
+#'   [plot.gpuiso_reliability()] (such as `lwd`), given to every panel;
 #'   anything else, and any argument to `print()` or `summary()`, is an
 #'   error that names it.
 #' @param mfrow The panels' layout, as [par()] takes it; `NULL` for a

@@ -87,20 +87,13 @@ reliability_diagram <- function(forecasts, outcomes,
   forecast_name <- variable_name(substitute(forecasts), NA_character_)
   outcomes <- event_outcomes(outcomes, check_event_level(event_level, call), call)
   cols <- forecast_columns(forecasts, call)
-  if (is.null(cols)) {
-    fo <- check_forecasts(forecasts, outcomes, call)
-    cols <- list(fo$x)
-    names(cols) <- forecast_name
-    y <- fo$y
-  } else {
-    y <- check_unit_interval(outcomes, "outcomes", call)
-    for (k in seq_along(cols)) {
-      arg <- sprintf("forecasts[[\"%s\"]]", names(cols)[[k]])
-      cols[[k]] <- check_unit_interval(cols[[k]], arg, call)
-      check_same_length(cols[[k]], y, arg, "outcomes", call)
-    }
-    if (!length(y)) abort_input("`forecasts` must not be empty.", call)
-  }
+  several <- !is.null(cols)
+  if (!several) cols <- stats::setNames(list(forecasts), forecast_name)
+  args <- if (several) sprintf("forecasts[[\"%s\"]]", names(cols)) else "forecasts"
+  for (k in seq_along(cols)) cols[[k]] <- check_unit_interval(cols[[k]], args[[k]], call)
+  y <- check_unit_interval(outcomes, "outcomes", call)
+  for (k in seq_along(cols)) check_same_length(cols[[k]], y, args[[k]], "outcomes", call)
+  if (!length(y)) abort_input("`forecasts` must not be empty.", call)
   band <- check_choice(band, c("consistency", "confidence", "none"), "band", call)
   level <- check_level(level, call)
   resamples <- as.integer(check_whole_number(resamples, "resamples", call, 1, 1e6,
@@ -109,7 +102,7 @@ reliability_diagram <- function(forecasts, outcomes,
     reliability_fit(cols[[k]], y, band, level, resamples, device, call,
                     c(forecast = names(cols)[[k]], outcome = outcome_name))
   })
-  if (length(fits) == 1L && is.null(attr(cols, "several"))) return(fits[[1L]])
+  if (!several) return(fits[[1L]])
   names(fits) <- names(cols)
   structure(fits, class = "gpuiso_reliability_set")
 }
@@ -131,7 +124,7 @@ forecast_columns <- function(forecasts, call) {
   if (is.null(nm)) nm <- rep("", length(cols))
   nm[is.na(nm) | !nzchar(nm)] <- sprintf("forecast %d", which(is.na(nm) | !nzchar(nm)))
   names(cols) <- make.unique(nm, sep = " ")
-  structure(cols, several = TRUE)
+  cols
 }
 
 # The CORP diagram of one forecast: x and y checked, of one length.
@@ -226,7 +219,7 @@ reliability_of <- function(x) {
 #' @param digits Significant digits to print: a whole number from 1 to 22
 #'   (`NULL` for the default).
 #' @param ... For `plot()`, graphical parameters and arguments of
-#'   [plot.default()] (such as `xlim`); anything else, and any argument to
+#'   [plot.default()] (such as `lwd`); anything else, and any argument to
 #'   `print()`, is an error that names it.
 #' @return `print()` and `plot()`: `x`, invisibly. `summary()`: the data
 #'   frame.
@@ -284,13 +277,8 @@ plot.gpuiso_reliability <- function(x, xlab = NULL, ylab = NULL,
 # distinct forecasts and their counts (no expansion to every forecast).
 reliability_histogram <- function(curve, br) {
   bin <- findInterval(curve$forecast, br, rightmost.closed = TRUE, all.inside = TRUE)
-  tabulate_weighted(bin, curve$count, length(br) - 1L)
-}
-
-tabulate_weighted <- function(bin, w, nbins) {
-  out <- numeric(nbins)
-  s <- rowsum(w, bin)
-  out[as.integer(rownames(s))] <- s[, 1L]
+  out <- numeric(length(br) - 1L)
+  out[sort(unique(bin))] <- rowsum(curve$count, bin)[, 1L]
   out
 }
 
