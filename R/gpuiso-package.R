@@ -30,6 +30,10 @@
 #'   device). `Inf` keeps `"auto"` on the CPU. Above it, `"auto"` also
 #'   keeps a batch on the CPU where its threads are expected to be faster
 #'   (see [gpu_info()]).
+#' * `gpuiso.band_gpu_min_draws`: the fewest draws in all (forecasts times
+#'   resamples) for which the band of [reliability_diagram()] with
+#'   `device = "auto"` is resampled on the GPU, when there is one (default
+#'   `r format(band_gpu_min_draws, scientific = FALSE)`).
 #' * `gpuiso.idr_gpu_min_n`: the fewest observations for which [idr()] with
 #'   `device = "auto"` fits on the GPU, when there is one (default
 #'   `r format(idr_gpu_min_n_default, scientific = FALSE)`).

@@ -206,7 +206,7 @@ new_gpuiso_idr <- function(fields) structure(fields, class = "gpuiso_idr")
 idr_weights <- function(xk, xcode, wk, xu, xname, call) {
   ord <- order(xcode, method = "radix")
   pooled <- .Call(ffi_pool_sorted, xk, numeric(length(xk)), wk, NULL, 1L, ord,
-                  FALSE)
+                  FALSE, resolve_threads())
   weight <- pooled$weight
   big <- which(is.infinite(weight))
   if (length(big)) {

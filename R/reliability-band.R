@@ -2,20 +2,39 @@
 # pooled points of reliability_diagram() and their CORP fit; `type`
 # "consistency" draws outcomes from the forecasts themselves (calibration
 # assumed), "confidence" from the CORP fit. The generator is seeded by
-# two uniforms of R's RNG, so set.seed() fixes the band. Returns the
-# lower and upper bounds at each distinct forecast and each resample's
-# miscalibration (MCB).
-corp_band <- function(pooled, fit, type, level, resamples) {
+# two uniforms of R's RNG, so set.seed() fixes the band, on either
+# engine: the GPU (src/cuda/bands.cu) draws the same resamples, and hands
+# the band to the CPU where its counts would not hold the draws. Returns
+# the lower and upper bounds at each distinct forecast, each resample's
+# miscalibration (MCB) and the `device` that drew them.
+corp_band <- function(pooled, fit, type, level, resamples, device = "cpu") {
   u <- pooled$score
   n <- length(pooled$run_of)
   p0 <- if (type == "consistency") u else fit
-  b <- .Call(ffi_corp_bands, u, p0, pooled$weight, n, resamples,
-             band_probs(level), stats::runif(2), resolve_threads())
+  seed <- stats::runif(2)
+  probs <- band_probs(level)
+  b <- on_device(device,
+    .Call(ffi_gpu_corp_bands, u, p0, pooled$weight, n, resamples, probs, seed,
+          resolve_threads()),
+    .Call(ffi_corp_bands, u, p0, pooled$weight, n, resamples, probs, seed,
+          resolve_threads()))
   # NaN in C where no resample reaches a forecast: NA, as quantile() says
   b$lower[is.nan(b$lower)] <- NA_real_
   b$upper[is.nan(b$upper)] <- NA_real_
   b
 }
+
+# The engine of a band of `resamples` resamples of n pairs: the GPU where
+# `device` asks for it, or where it is "auto", the GPU can be used and
+# there are at least band_gpu_min_draws draws in all
+# (options(gpuiso.band_gpu_min_draws =) overrides it).
+band_device <- function(device, n, resamples, call) {
+  resolve_device(device, n * resamples, call,
+                 min_n = gpu_min_n("gpuiso.band_gpu_min_draws", band_gpu_min_draws))
+}
+
+# Measured on the H200 host (bench/reliability-bands-RESULTS.md).
+band_gpu_min_draws <- 2^20
 
 # The probabilities of a central band of `level`, computed as
 # reliabilitydiag computes them.

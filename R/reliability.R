@@ -36,10 +36,18 @@
 #' forecasts (nothing outside their range); the band at a forecast is the
 #' pair of quantiles (R's type 7) of those values at
 #' \eqn{(1 \mp \mathrm{level}) / 2}{(1 -+ level) / 2}. The resamples' fits are
-#' one batch for the CPU engine, on `getOption("gpuiso.threads")` threads.
+#' batches for the engine: on the GPU, where `device` resolves to it (with
+#' `"auto"`, from `getOption("gpuiso.band_gpu_min_draws")` draws in all,
+#' forecasts times resamples), the resampling is done on the device too
+#' and only the band comes back; on the CPU, on
+#' `getOption("gpuiso.threads")` threads.
 #' The draws come from a counter-based generator seeded by two uniforms of
 #' R's generator, so `set.seed()` makes the band reproducible, and it is
-#' the same on any number of threads. With a consistency band,
+#' the same on any number of threads. The GPU draws the same resamples as
+#' the CPU for the same seed, so the two bands agree up to the rounding of
+#' the fits (in the last digits); the resamples' miscalibrations are sums
+#' taken in another order, so `p_value` can differ where one of them ties
+#' with the forecasts' own to rounding. With a consistency band,
 #' `p_value` is the share of resamples whose miscalibration is at least
 #' that of the forecasts (the test of reliabilitydiag's
 #' `miscalibration_test()`), so it is a multiple of `1 / resamples`.
@@ -130,20 +138,22 @@ forecast_columns <- function(forecasts, call) {
 # The CORP diagram of one forecast: x and y checked, of one length.
 reliability_fit <- function(x, y, band, level, resamples, device, call, variables) {
   pooled <- pool_scores(x, y, NULL, NULL, run_of = TRUE)
-  device <- resolve_device(device, length(pooled$score), call,
-                           min_n = gpu_min_n(default = gpu_sort_min_n_default))
+  fit_device <- resolve_device(device, length(pooled$score), call,
+                               min_n = gpu_min_n(default = gpu_sort_min_n_default))
   fit <- engine_fit(pooled$value, pooled$weight, pooled$offsets,
-                    decreasing = FALSE, device = device)$fit
-  fit <- pmin(pmax(fit, 0), 1)
-  # the CORP values of the forecasts and the three mean scores, in C
-  bp <- .Call(ffi_brier_parts, x, y, fit, pooled$run_of)
+                    decreasing = FALSE, device = fit_device)$fit
+  # the fit in [0, 1], the CORP values of the forecasts and the three mean
+  # scores, in C
+  bp <- .Call(ffi_brier_parts, x, y, fit, pooled$run_of, resolve_threads())
+  fit <- bp$fit
   cal <- bp$calibrated
   score <- bp$parts[[1L]]
   s_c <- bp$parts[[2L]]
   s_r <- bp$parts[[3L]]
   mcb <- score - s_c
   b <- if (band == "none") NULL
-       else corp_band(pooled, fit, band, level, resamples)
+       else corp_band(pooled, fit, band, level, resamples,
+                      band_device(device, length(x), resamples, call))
   structure(list(calibrated = cal,
                  curve = data.frame(forecast = pooled$score, calibrated = fit,
                                     count = pooled$weight),

@@ -18,8 +18,10 @@
 # Columns:
 #   gpuiso, k threads   reliability_diagram(p, y, band = "none" | "consistency"),
 #                       options(gpuiso.threads = k).
-#   gpuiso GPU          the same with device = "gpu" where a GPU is available (the CORP fit on
-#                       the device; the band's resamples are fitted by the CPU engine).
+#   gpuiso GPU          the same with device = "gpu" where a GPU is available: the CORP fit on
+#                       the device, and the band's resamples drawn, fitted, read and reduced to
+#                       their quantiles there (src/cuda/bands.cu); the tied forecasts are pooled
+#                       on the host either way.
 #   reliabilitydiag     reliabilitydiag(X = p, y = y, region.level = NA) without a band;
 #                       region.method = "resampling", n.boot = 100 with one. Installed into
 #                       bench/.lib from its fetched source for the measurement (never committed)

@@ -19,8 +19,24 @@ static SEXP offsets_of(const int *group, R_xlen_t n, int ngroups)
   return off;
 }
 
+/* The order of the scores within groups (core/order.c), or NULL when
+ * memory runs out: then R's order() sorts them. */
+SEXP ffi_order_scores(SEXP scores, SEXP code, SEXP threads)
+{
+  R_xlen_t n = Rf_xlength(scores);
+  if (TYPEOF(scores) != REALSXP || (!Rf_isNull(code) && (TYPEOF(code) != INTSXP ||
+                                                         Rf_xlength(code) != n)))
+    gi_internal_error("scores must be doubles and code NULL or integers of one length");
+  SEXP ord = PROTECT(Rf_allocVector(INTSXP, n));
+  gi_begin_work();
+  int nomem = gi_order_scores(REAL(scores), Rf_isNull(code) ? NULL : INTEGER(code), n,
+                              Rf_asInteger(threads), INTEGER(ord));
+  UNPROTECT(1);
+  return nomem ? R_NilValue : ord;
+}
+
 SEXP ffi_pool_sorted(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
-                     SEXP ngroups, SEXP ord, SEXP want_run_of)
+                     SEXP ngroups, SEXP ord, SEXP want_run_of, SEXP threads)
 {
   R_xlen_t n = Rf_xlength(scores);
   if (TYPEOF(scores) != REALSXP || TYPEOF(outcomes) != REALSXP ||
@@ -47,7 +63,8 @@ SEXP ffi_pool_sorted(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
   gi_hint_huge(REAL(wt), (size_t) n * sizeof(double));
   gi_hint_huge(INTEGER(g), (size_t) n * sizeof(int));
   if (!Rf_isNull(run)) gi_hint_huge(INTEGER(run), (size_t) n * sizeof(int));
-  gi_idx k = gi_pool_sorted(REAL(scores), REAL(outcomes), w, cp, oi, od, n, REAL(s),
+  gi_idx k = gi_pool_sorted(REAL(scores), REAL(outcomes), w, cp, oi, od, n,
+                            Rf_asInteger(threads), REAL(s),
                             REAL(v), REAL(wt), INTEGER(g),
                             Rf_isNull(run) ? NULL : INTEGER(run));
   const char *names[] = {"score", "value", "weight", "group", "offsets", "run_of", ""};

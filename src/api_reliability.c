@@ -1,7 +1,11 @@
-/* .Call glue for the resampled bands of a CORP reliability curve
- * (core/bands.c). The R layer has validated every argument. */
+/* .Call glue for the resampled bands of a CORP reliability curve, on the
+ * CPU (core/bands.c) or the GPU (cuda/bands.cu), and for the CORP values
+ * and the decomposition (core/brier.c). The R layer has validated every
+ * argument. */
 #include <stdint.h>
 #include "gpuiso.h"
+#include "core/gi_memory.h"
+#include "cuda/gi_cuda.h"
 
 /* The generator's seed from two uniforms of R's RNG (drawn in R, so that
  * set.seed() fixes it). */
@@ -25,41 +29,85 @@ static const double *count_arg(SEXP count, R_xlen_t m, R_xlen_t n)
   return REAL(count);
 }
 
-SEXP ffi_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
-                    SEXP probs, SEXP seed, SEXP threads)
+/* The band's arguments, checked (the R layer has validated them). */
+typedef struct {
+  R_xlen_t m, n;
+  int B;
+  const double *count;
+  uint64_t seed;
+} band_args;
+
+static band_args bands_arg(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
+                           SEXP probs, SEXP seed)
 {
-  R_xlen_t m = Rf_xlength(u);
-  R_xlen_t nn = (R_xlen_t) Rf_asReal(n);
-  int B = Rf_asInteger(resamples);
-  if (TYPEOF(u) != REALSXP || TYPEOF(p0) != REALSXP || Rf_xlength(p0) != m ||
-      TYPEOF(probs) != REALSXP || Rf_xlength(probs) != 2 || B < 1 || m < 1 ||
-      nn < m)
+  band_args a;
+  a.m = Rf_xlength(u);
+  a.n = (R_xlen_t) Rf_asReal(n);
+  a.B = Rf_asInteger(resamples);
+  if (TYPEOF(u) != REALSXP || TYPEOF(p0) != REALSXP || Rf_xlength(p0) != a.m ||
+      TYPEOF(probs) != REALSXP || Rf_xlength(probs) != 2 || a.B < 1 || a.m < 1 ||
+      a.n < a.m)
     gi_internal_error("malformed band arguments");
-  const double *cp = count_arg(count, m, nn);
-  uint64_t s = seed_arg(seed);
+  a.count = count_arg(count, a.m, a.n);
+  a.seed = seed_arg(seed);
+  return a;
+}
+
+/* list(lower, upper, mcb) for m forecasts and B resamples. */
+static SEXP band_result(R_xlen_t m, int B)
+{
   const char *names[] = {"lower", "upper", "mcb", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
   SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, m));
   SET_VECTOR_ELT(out, 2, Rf_allocVector(REALSXP, B));
+  UNPROTECT(1);
+  return out;
+}
+
+SEXP ffi_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
+                    SEXP probs, SEXP seed, SEXP threads)
+{
+  band_args a = bands_arg(u, p0, count, n, resamples, probs, seed);
+  SEXP out = PROTECT(band_result(a.m, a.B));
   gi_begin_work();
-  gi_status status = gi_corp_bands(REAL(u), REAL(p0), cp, m, nn, B,
-                                   REAL(probs)[0], REAL(probs)[1], s,
+  gi_status status = gi_corp_bands(REAL(u), REAL(p0), a.count, a.m, a.n, a.B,
+                                   REAL(probs)[0], REAL(probs)[1], a.seed,
                                    Rf_asInteger(threads),
                                    REAL(VECTOR_ELT(out, 0)),
                                    REAL(VECTOR_ELT(out, 1)),
                                    REAL(VECTOR_ELT(out, 2)));
   if (status == GI_ERR_NOMEM)
     gi_abort("memory", NULL, 0, "Not enough memory for %d resamples of %lld "
-             "forecasts.", B, (long long) m);
+             "forecasts.", a.B, (long long) a.m);
   gi_stop_status(status, 0);
   UNPROTECT(1);
   return out;
 }
 
-/* The CORP values of the forecasts and the decomposition's three mean
- * scores (of the forecasts, of the CORP values, of the mean outcome). */
-SEXP ffi_brier_parts(SEXP x, SEXP y, SEXP fit, SEXP run_of)
+/* The same with the resampling on the GPU (cuda/bands.cu): the result
+ * with its `status` (gi_gpu_result()). */
+SEXP ffi_gpu_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
+                        SEXP probs, SEXP seed, SEXP threads)
+{
+  band_args a = bands_arg(u, p0, count, n, resamples, probs, seed);
+  SEXP b = PROTECT(band_result(a.m, a.B));
+  char msg[1024] = "";
+  gi_gpu_begin(threads);
+  int status = gi_cuda_corp_bands(REAL(u), REAL(p0), a.count, (int64_t) a.m,
+                                  (int64_t) a.n, a.B, REAL(probs)[0], REAL(probs)[1],
+                                  a.seed, REAL(VECTOR_ELT(b, 0)), REAL(VECTOR_ELT(b, 1)),
+                                  REAL(VECTOR_ELT(b, 2)), msg, sizeof(msg));
+  SEXP out = gi_gpu_result(status, msg, (const char *[]) {"lower", "upper", "mcb", ""},
+                           (SEXP[]) {VECTOR_ELT(b, 0), VECTOR_ELT(b, 1), VECTOR_ELT(b, 2)});
+  UNPROTECT(1);
+  return out;
+}
+
+/* The CORP fit clamped to [0, 1], the CORP values of the forecasts and
+ * the decomposition's three mean scores (of the forecasts, of the CORP
+ * values, of the mean outcome). */
+SEXP ffi_brier_parts(SEXP x, SEXP y, SEXP fit, SEXP run_of, SEXP threads)
 {
   R_xlen_t n = Rf_xlength(x);
   if (TYPEOF(x) != REALSXP || TYPEOF(y) != REALSXP || TYPEOF(fit) != REALSXP ||
@@ -69,12 +117,18 @@ SEXP ffi_brier_parts(SEXP x, SEXP y, SEXP fit, SEXP run_of)
   const int *r = INTEGER(run_of);
   for (R_xlen_t i = 0; i < n; i++)
     if (r[i] < 1 || r[i] > m) gi_internal_error("run_of out of range");
-  const char *names[] = {"calibrated", "parts", ""};
+  const char *names[] = {"fit", "calibrated", "parts", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, n));
-  SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, 3));
-  gi_brier_parts(REAL(x), REAL(y), REAL(fit), r, n, REAL(VECTOR_ELT(out, 0)),
-                 REAL(VECTOR_ELT(out, 1)));
+  SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
+  SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, n));
+  SET_VECTOR_ELT(out, 2, Rf_allocVector(REALSXP, 3));
+  /* the fit in [0, 1] (means of outcomes in [0, 1] but for rounding) */
+  double *f = REAL(VECTOR_ELT(out, 0));
+  const double *f0 = REAL(fit);
+  for (R_xlen_t j = 0; j < m; j++) f[j] = f0[j] < 0.0 ? 0.0 : f0[j] > 1.0 ? 1.0 : f0[j];
+  gi_hint_huge(REAL(VECTOR_ELT(out, 1)), (size_t) n * sizeof(double));
+  gi_brier_parts(REAL(x), REAL(y), f, r, n, Rf_asInteger(threads),
+                 REAL(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)));
   UNPROTECT(1);
   return out;
 }

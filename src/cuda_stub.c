@@ -115,6 +115,16 @@ void gi_cuda_idr_result(const int **start, const double **value)
   *value = NULL;
 }
 
+int gi_cuda_corp_bands(const double *u, const double *p0, const double *count,
+                       int64_t m, int64_t n, int B, double plo, double phi,
+                       uint64_t seed, double *lower, double *upper, double *mcb,
+                       char *msg, size_t len)
+{
+  (void) u; (void) p0; (void) count; (void) m; (void) n; (void) B; (void) plo;
+  (void) phi; (void) seed; (void) lower; (void) upper; (void) mcb;
+  return absent(msg, len);
+}
+
 int gi_cuda_memory(double *held, double *pinned, double *free_bytes,
                    double *total_bytes, char *msg, size_t len)
 {

@@ -145,8 +145,9 @@ SEXP ffi_gpu_set_piece(SEXP bytes);
 SEXP ffi_as_single(SEXP x);
 SEXP ffi_first_outside_unit(SEXP x);
 SEXP ffi_sums_exact(SEXP w);
+SEXP ffi_order_scores(SEXP scores, SEXP code, SEXP threads);
 SEXP ffi_pool_sorted(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
-                     SEXP ngroups, SEXP ord, SEXP want_run_of);
+                     SEXP ngroups, SEXP ord, SEXP want_run_of, SEXP threads);
 SEXP ffi_gpu_calibrate(SEXP scores, SEXP outcomes, SEXP weights, SEXP code,
                        SEXP ngroups, SEXP threads);
 SEXP ffi_idr_fit(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K);
@@ -166,7 +167,9 @@ SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads);
 
 SEXP ffi_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
                     SEXP probs, SEXP seed, SEXP threads);
-SEXP ffi_brier_parts(SEXP x, SEXP y, SEXP fit, SEXP run_of);
+SEXP ffi_gpu_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
+                        SEXP probs, SEXP seed, SEXP threads);
+SEXP ffi_brier_parts(SEXP x, SEXP y, SEXP fit, SEXP run_of, SEXP threads);
 SEXP ffi_corp_resample(SEXP p0, SEXP count, SEXP n, SEXP seed, SEXP b, SEXP plain);
 
 #endif

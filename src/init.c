@@ -28,7 +28,8 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_as_single, 1),
   CALLDEF(ffi_first_outside_unit, 1),
   CALLDEF(ffi_sums_exact, 1),
-  CALLDEF(ffi_pool_sorted, 7),
+  CALLDEF(ffi_pool_sorted, 8),
+  CALLDEF(ffi_order_scores, 3),
   CALLDEF(ffi_gpu_calibrate, 6),
   CALLDEF(ffi_gpu_idr, 6),
   CALLDEF(ffi_idr_fit, 5),
@@ -40,8 +41,9 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_isoreg_fit, 7),
   CALLDEF(ffi_gpu_isoreg, 5),
   CALLDEF(ffi_corp_bands, 8),
+  CALLDEF(ffi_gpu_corp_bands, 8),
   CALLDEF(ffi_corp_resample, 6),
-  CALLDEF(ffi_brier_parts, 4),
+  CALLDEF(ffi_brier_parts, 5),
   {NULL, NULL, 0}
 };
 

@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dd.h"
 #include "gi_core.h"
 #include "gi_omp.h"
 
@@ -169,20 +170,26 @@ static gi_idx compact_drawn(double *count, double *events, gi_idx m,
  * one between drawn ones is interpolated linearly in u (as
  * stats::approx() does), one outside them is NaN. Returns the resample's
  * MCB: the mean Brier score of its forecasts less that of its CORP fit,
- * over its n draws. */
+ * over its n draws. The difference is summed, not the two scores: a drawn
+ * forecast u fitted v with e events in c draws adds
+ * e (1-u)^2 + (c-e) u^2 - e (1-v)^2 - (c-e) v^2 = (u - v) (c (u + v) - 2 e),
+ * terms far smaller than the scores, whose difference (the MCB, often
+ * 10^-4 of them) would keep only a few digits at 10^6 forecasts; the sum
+ * is compensated, so that the GPU's (in another order) agrees with it. */
 static double read_resample(const double *u, const int *idx, const double *c,
                             const double *e, double *f, gi_idx L, gi_idx m,
                             gi_idx n, double *out)
 {
-  double s = 0.0, sc = 0.0;
+  double s = 0.0, cs = 0.0;
   gi_idx j = -1;
   for (gi_idx p = 0; p < L; p++) {
     gi_idx ja = j;
     j = idx[p];
-    double v = f[p] < 0.0 ? 0.0 : f[p] > 1.0 ? 1.0 : f[p];
+    double v = f[p] < 0.0 ? 0.0 : f[p] > 1.0 ? 1.0 : f[p], t, err;
     f[p] = v;
-    s += e[p] * (1.0 - u[j]) * (1.0 - u[j]) + (c[p] - e[p]) * u[j] * u[j];
-    sc += e[p] * (1.0 - v) * (1.0 - v) + (c[p] - e[p]) * v * v;
+    two_sum(s, (u[j] - v) * (c[p] * (u[j] + v) - 2.0 * e[p]), &t, &err);
+    s = t;
+    cs += err;
     if (p == 0) {
       for (gi_idx i = 0; i < j; i++) out[i] = NAN;
     } else {
@@ -193,7 +200,7 @@ static double read_resample(const double *u, const int *idx, const double *c,
     out[j] = v;
   }
   for (gi_idx i = j + 1; i < m; i++) out[i] = NAN;
-  return (s - sc) / (double) n;
+  return (s + cs) / (double) n;
 }
 
 /* Per forecast, the kl smallest values seen (ascending) and the kh
@@ -250,9 +257,7 @@ static double quantile7(const order_stats *S, gi_idx j, double p)
   return qs;
 }
 
-/* How many of the smallest (and of the largest) values the type-7
- * quantiles at plo and phi can need, for up to B values. */
-static void ends_needed(int B, double plo, double phi, int *kl, int *kh)
+void gi_band_ends(int B, double plo, double phi, int *kl, int *kh)
 {
   *kl = 1;
   *kh = 1;
@@ -278,7 +283,7 @@ gi_status gi_corp_bands(const double *u, const double *p0,
   if (G > B) G = B;
   if (G < 1) G = 1;
   order_stats S;
-  ends_needed(B, plo, phi, &S.kl, &S.kh);
+  gi_band_ends(B, plo, phi, &S.kl, &S.kh);
   size_t mg = (size_t) m * (size_t) G;
   double *cnt = malloc(mg * sizeof(double)), *ev = malloc(mg * sizeof(double));
   double *val = malloc(mg * sizeof(double)), *fit = malloc(mg * sizeof(double));

@@ -158,11 +158,20 @@ void gi_convert(void *dst, const void *src, gi_idx n, gi_conv conv, int stream,
  * each run of equal (code, score) becomes one point, its score, group code
  * (code NULL: 1), summed weight and weighted mean outcome (0 when the
  * weight is zero). run_of, when not NULL, gets each input's run (1-based).
- * The outputs have room for n points; returns how many were written. */
+ * The outputs have room for n points; returns how many were written. On
+ * nthreads threads, each pooling a range of whole runs: the same points
+ * on any number. */
 gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
                       const int *code, const int *ord_i, const double *ord_d,
-                      gi_idx n, double *score, double *value, double *weight,
-                      int *group, int *run_of);
+                      gi_idx n, int nthreads, double *score, double *value,
+                      double *weight, int *group, int *run_of);
+
+/* The order of scores s (finite or infinite, no NaN) within groups `code`
+ * (NULL: one group), as R's order(code, s, method = "radix"): ord gets
+ * the 1-based indices, stable, -0 tied with +0 (order.c). Returns 1 when
+ * memory runs out or n >= 2^31 (then ord is untouched), else 0. */
+int gi_order_scores(const double *s, const int *code, gi_idx n, int nthreads, int *ord);
+
 
 /* Problem offsets off[0..ngroups] (doubles, as R's layouts hold them)
  * from the group codes (1..ngroups) of n points sorted by group: off[g]
@@ -275,9 +284,10 @@ gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
 
 /* The decomposition's mean Brier scores (brier.c): of forecasts x, of
  * their CORP values (cal[i] = fit[run_of[i] - 1], written) and of the
- * mean outcome, for outcomes y, into out[0..2]. */
+ * mean outcome, for outcomes y, into out[0..2]; on nthreads threads, with
+ * the same result on any number. */
 void gi_brier_parts(const double *x, const double *y, const double *fit,
-                    const int *run_of, gi_idx n, double *cal, double *out);
+                    const int *run_of, gi_idx n, int nthreads, double *cal, double *out);
 
 /* Resampled bands of a CORP reliability curve (bands.c). The m distinct
  * forecasts u[0..m) (sorted) of n pairs, count[j] of them at u[j] (whole
@@ -298,6 +308,10 @@ gi_status gi_corp_bands(const double *u, const double *p0,
 int gi_corp_resample(const double *p0, const double *count, gi_idx m,
                      gi_idx n, uint64_t seed, gi_idx b, int plain,
                      double *drawn, double *events);
+/* How many of the smallest (*kl) and of the largest (*kh) values the
+ * type-7 quantiles at plo and phi can need, for up to B values: what the
+ * bands keep per forecast (here and on the GPU). */
+void gi_band_ends(int B, double plo, double phi, int *kl, int *kh);
 
 /* Threads the engine may use: the request capped by what OpenMP allows
  * (1 when the package was built without OpenMP). */

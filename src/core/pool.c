@@ -21,6 +21,7 @@
 #include "gi_core.h"
 #include "gi_xnum.h"
 #include "gi_big.h"
+#include "gi_omp.h"
 
 /* The input element at sorted place k (0-based). */
 static inline gi_idx at(const int *ord_i, const double *ord_d, gi_idx k)
@@ -73,15 +74,17 @@ static void pool_xnum(const double *y, const double *w, const int *ord_i,
   *value = sw.h > 0.0 ? gi_xdiv(swy, sw) : 0.0;
 }
 
-gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
-                      const int *code, const int *ord_i, const double *ord_d,
-                      gi_idx n, double *score, double *value, double *weight,
-                      int *group, int *run_of)
+/* Pools sorted places kb .. ke - 1 (whole runs) into the points from
+ * `base` on; run_of gets base + the run (1-based). Returns the runs. */
+static gi_idx pool_range(const double *s, const double *y, const double *w,
+                         const int *code, const int *ord_i, const double *ord_d,
+                         gi_idx kb, gi_idx ke, gi_idx base, double *score,
+                         double *value, double *weight, int *group, int *run_of)
 {
-  gi_idx r = -1, k0 = 0;
+  gi_idx r = base - 1, k0 = kb, n = ke;
   double prev_s = 0.0, swy = 0.0, sw = 0.0, err = 0.0;
   int prev_g = 0;
-  for (gi_idx k = 0; k <= n; k++) {
+  for (gi_idx k = kb; k <= n; k++) {
 #if defined(__GNUC__)
     /* the reads are random: start those of a later point now */
     if (k + 16 < n) {
@@ -94,8 +97,8 @@ gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
 #endif
     gi_idx i = k < n ? at(ord_i, ord_d, k) : 0;
     int g = k < n ? (code ? code[i] : 1) : 0;
-    if (k == n || r < 0 || s[i] != prev_s || g != prev_g) {
-      if (r >= 0) {
+    if (k == n || r < base || s[i] != prev_s || g != prev_g) {
+      if (r >= base) {
         /* the run k0 .. k - 1 ends: its double sums are exact where no
          * error was noted and neither overflowed */
         if (err == 0.0 && sw <= DBL_MAX) {
@@ -135,7 +138,70 @@ gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
     err += fabs(t1) + fabs(t2);
     if (run_of) run_of[i] = (int) (r + 1);
   }
-  return r + 1;
+  return r + 1 - base;
+}
+
+#define POOL_MAX_PIECES 64
+
+/* Whether sorted places k - 1 and k hold one run. */
+static int same_run(const double *s, const int *code, const int *ord_i,
+                    const double *ord_d, gi_idx k)
+{
+  gi_idx a = at(ord_i, ord_d, k - 1), b = at(ord_i, ord_d, k);
+  return s[a] == s[b] && (code == NULL || code[a] == code[b]);
+}
+
+gi_idx gi_pool_sorted(const double *s, const double *y, const double *w,
+                      const int *code, const int *ord_i, const double *ord_d,
+                      gi_idx n, int nthreads, double *score, double *value,
+                      double *weight, int *group, int *run_of)
+{
+  int T = gi_threads_cap(nthreads);
+  if (T > POOL_MAX_PIECES) T = POOL_MAX_PIECES;
+  if (n < 65536 || T < 2)
+    return pool_range(s, y, w, code, ord_i, ord_d, 0, n, 0, score, value, weight, group,
+                      run_of);
+  /* T pieces of whole runs, each pooled into the points from its first
+   * place on (it has no more runs than places), then moved down */
+  gi_idx kb[POOL_MAX_PIECES + 1], cnt[POOL_MAX_PIECES], base[POOL_MAX_PIECES];
+  kb[0] = 0;
+  for (int t = 1; t < T; t++) {
+    gi_idx k = n * t / T;
+    if (k < kb[t - 1]) k = kb[t - 1];
+    while (k > 0 && k < n && same_run(s, code, ord_i, ord_d, k)) k++;
+    kb[t] = k;
+  }
+  kb[T] = n;
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+  for (int t = 0; t < T; t++)
+    cnt[t] = kb[t] < kb[t + 1]
+                 ? pool_range(s, y, w, code, ord_i, ord_d, kb[t], kb[t + 1], kb[t], score,
+                              value, weight, group, run_of)
+                 : 0;
+  gi_idx total = 0;
+  for (int t = 0; t < T; t++) {
+    base[t] = total;
+    if (base[t] != kb[t] && cnt[t] > 0) {
+      size_t bytes = (size_t) cnt[t] * sizeof(double);
+      memmove(score + base[t], score + kb[t], bytes);
+      memmove(value + base[t], value + kb[t], bytes);
+      memmove(weight + base[t], weight + kb[t], bytes);
+      memmove(group + base[t], group + kb[t], (size_t) cnt[t] * sizeof(int));
+    }
+    total += cnt[t];
+  }
+  if (run_of != NULL && total != n) {
+    /* a place's run, numbered from its piece's first place, renumbered;
+     * the pieces are few, so a short search finds each one's piece */
+#pragma omp parallel for num_threads(T) schedule(static)
+    for (gi_idx i = 0; i < n; i++) {
+      gi_idx v = (gi_idx) run_of[i] - 1;
+      int t = T - 1;
+      while (kb[t] > v) t--;
+      run_of[i] = (int) (v - kb[t] + base[t] + 1);
+    }
+  }
+  return total;
 }
 
 void gi_group_offsets(const int *group, gi_idx n, int ngroups, double *off)

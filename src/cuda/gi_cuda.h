@@ -140,6 +140,17 @@ int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w,
                      size_t len);
 void gi_cuda_idr_result(const int **start, const double **value);
 
+/*
+ * The resampled bands of a CORP reliability curve with the resampling on
+ * the device: as gi_corp_bands() (core/gi_core.h) defines them, the same
+ * resamples for the same seed, the band equal to the CPU's up to the
+ * rounding of the fits. n < 2^31, else GI_CUDA_RANGE.
+ */
+int gi_cuda_corp_bands(const double *u, const double *p0, const double *count,
+                       int64_t m, int64_t n, int B, double plo, double phi,
+                       uint64_t seed, double *lower, double *upper, double *mcb,
+                       char *msg, size_t len);
+
 /* Bytes of device memory the workspace holds now, bytes of pinned host
  * memory its staging buffers hold, and the device's free and total memory
  * (cudaMemGetInfo); -1 for these two until the engine has run in this

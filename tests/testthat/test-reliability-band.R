@@ -190,3 +190,65 @@ test_that("bad band arguments are errors that name them", {
   }
   expect_error(reliability_diagram(p, y, nboot = 10), "unused argument")
 })
+
+# The band of one forecast on `device` (the internal corp_band(), so that
+# the engine that drew it can be checked), seeded with `seed`.
+band_on <- function(p, y, band, level, resamples, device, seed) {
+  r0 <- reliability_diagram(p, y, band = "none", device = "cpu")
+  pooled <- list(score = r0$curve$forecast, weight = r0$curve$count,
+                 run_of = seq_along(p))
+  set.seed(seed)
+  gpuiso:::corp_band(pooled, r0$curve$calibrated, band, level, resamples, device)
+}
+
+test_that("the GPU draws the CPU's resamples: its band equals the CPU's", {
+  skip_if_not(gpu_available(), "no usable GPU")
+  set.seed(41)
+  cases <- list(
+    list(p = runif(3000), band = "consistency", level = 0.9, B = 100),
+    list(p = round(runif(5000), 2), band = "consistency", level = 0.5, B = 37),
+    list(p = round(rbeta(4000, 2, 5), 3), band = "confidence", level = 0.95, B = 64),
+    list(p = c(0.2, 0.2, 0.7, 0.7, 0.7, 0.9), band = "confidence", level = 0.9, B = 9),
+    list(p = 0.5, band = "consistency", level = 0.9, B = 3),
+    # more slots than one group of resamples holds: several groups
+    list(p = runif(3e5), band = "consistency", level = 0.9, B = 120),
+    list(p = round(runif(2e6), 5), band = "confidence", level = 0.8, B = 30))
+  for (k in seq_along(cases)) {
+    cs <- cases[[k]]
+    y <- rbinom(length(cs$p), 1, cs$p^1.2)
+    g <- band_on(cs$p, y, cs$band, cs$level, cs$B, "gpu", 500 + k)
+    c <- band_on(cs$p, y, cs$band, cs$level, cs$B, "cpu", 500 + k)
+    expect_identical(g$device, "gpu", info = k)
+    expect_identical(is.na(g$lower), is.na(c$lower), info = k)
+    expect_identical(is.na(g$upper), is.na(c$upper), info = k)
+    expect_equal(g$lower, c$lower, tolerance = 1e-12, info = k)
+    expect_equal(g$upper, c$upper, tolerance = 1e-12, info = k)
+    expect_equal(g$mcb, c$mcb, tolerance = 1e-10, info = k)
+  }
+  # reliability_diagram() itself, and an R loop of refits on the same draws
+  skip_if_not_installed("Iso")
+  p <- round(runif(2000), 3)
+  y <- rbinom(2000, 1, p)
+  set.seed(7)
+  seed <- runif(2)
+  set.seed(7)
+  r <- reliability_diagram(p, y, resamples = 50, device = "gpu")
+  ref <- band_reference(p, y, "consistency", 0.9, 50, seed)
+  expect_equal(r$band$lower, ref$lower, tolerance = 1e-12)
+  expect_equal(r$band$upper, ref$upper, tolerance = 1e-12)
+  expect_equal(r$p_value, mean(ref$mcb >= r$mcb - 1e-12))
+})
+
+test_that("device = \"auto\" resamples on the GPU from band_gpu_min_draws draws", {
+  expect_identical(gpuiso:::band_device("cpu", 1e6, 100, NULL), "cpu")
+  expect_identical(gpuiso:::band_device("auto", 10, 100, NULL), "cpu")
+  withr_opt <- options(gpuiso.band_gpu_min_draws = Inf)
+  on.exit(options(withr_opt))
+  expect_identical(gpuiso:::band_device("auto", 1e7, 1000, NULL), "cpu")
+  options(gpuiso.band_gpu_min_draws = "many")
+  expect_error(gpuiso:::band_device("auto", 10, 10, NULL), "gpuiso.band_gpu_min_draws",
+               class = "gpuiso_error_input")
+  options(gpuiso.band_gpu_min_draws = 0)
+  expect_identical(gpuiso:::band_device("auto", 10, 10, NULL),
+                   if (gpu_available()) "gpu" else "cpu")
+})
