@@ -122,13 +122,10 @@ SEXP ffi_brier_parts(SEXP x, SEXP y, SEXP fit, SEXP run_of, SEXP threads)
   SET_VECTOR_ELT(out, 0, Rf_allocVector(REALSXP, m));
   SET_VECTOR_ELT(out, 1, Rf_allocVector(REALSXP, n));
   SET_VECTOR_ELT(out, 2, Rf_allocVector(REALSXP, 3));
-  /* the fit in [0, 1] (means of outcomes in [0, 1] but for rounding) */
-  double *f = REAL(VECTOR_ELT(out, 0));
-  const double *f0 = REAL(fit);
-  for (R_xlen_t j = 0; j < m; j++) f[j] = f0[j] < 0.0 ? 0.0 : f0[j] > 1.0 ? 1.0 : f0[j];
   gi_hint_huge(REAL(VECTOR_ELT(out, 1)), (size_t) n * sizeof(double));
-  gi_brier_parts(REAL(x), REAL(y), f, r, n, Rf_asInteger(threads),
-                 REAL(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)));
+  gi_brier_parts(REAL(x), REAL(y), REAL(fit), m, r, n, Rf_asInteger(threads),
+                 REAL(VECTOR_ELT(out, 0)), REAL(VECTOR_ELT(out, 1)),
+                 REAL(VECTOR_ELT(out, 2)));
   UNPROTECT(1);
   return out;
 }

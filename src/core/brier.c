@@ -64,9 +64,12 @@ static comp_sum spread_piece(const double *y, gi_idx n, gi_idx q, double ybar)
   return sr;
 }
 
-void gi_brier_parts(const double *x, const double *y, const double *fit,
-                    const int *run_of, gi_idx n, int nthreads, double *cal, double *out)
+void gi_brier_parts(const double *x, const double *y, const double *fit0, gi_idx m,
+                    const int *run_of, gi_idx n, int nthreads, double *fit, double *cal,
+                    double *out)
 {
+  /* the fit in [0, 1] (means of outcomes in [0, 1] but for rounding) */
+  for (gi_idx j = 0; j < m; j++) fit[j] = fit0[j] < 0.0 ? 0.0 : fit0[j] > 1.0 ? 1.0 : fit0[j];
   gi_idx np = (n + BRIER_PIECE - 1) / BRIER_PIECE;
   int nt = np < 2 ? 1 : gi_threads_cap(nthreads);
   /* the pieces' sums, kept to be added in order (without the memory, one

@@ -283,11 +283,13 @@ gi_idx gi_interpolate(const double *knot, const double *f, gi_idx m,
                       int clip, double na, double *out);
 
 /* The decomposition's mean Brier scores (brier.c): of forecasts x, of
- * their CORP values (cal[i] = fit[run_of[i] - 1], written) and of the
- * mean outcome, for outcomes y, into out[0..2]; on nthreads threads, with
- * the same result on any number. */
-void gi_brier_parts(const double *x, const double *y, const double *fit,
-                    const int *run_of, gi_idx n, int nthreads, double *cal, double *out);
+ * their CORP values and of the mean outcome, for outcomes y, into
+ * out[0..2]; the CORP fit fit0[0..m) clamped to [0, 1] into fit, the
+ * forecasts' CORP values (cal[i] = fit[run_of[i] - 1]) into cal. On
+ * nthreads threads, with the same result on any number. */
+void gi_brier_parts(const double *x, const double *y, const double *fit0, gi_idx m,
+                    const int *run_of, gi_idx n, int nthreads, double *fit, double *cal,
+                    double *out);
 
 /* Resampled bands of a CORP reliability curve (bands.c). The m distinct
  * forecasts u[0..m) (sorted) of n pairs, count[j] of them at u[j] (whole
