@@ -165,6 +165,9 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
                     SEXP single, SEXP threads);
 SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads);
 
+SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP threads);
+SEXP ffi_poset_comp_edges(SEXP x, SEXP lex);
+
 SEXP ffi_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
                     SEXP probs, SEXP seed, SEXP threads);
 SEXP ffi_gpu_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,

@@ -24,6 +24,7 @@ r-cran-iso        r:Iso
 r-cran-fdrtool    r:fdrtool
 r-cran-gmp        r:gmp
 r-cran-ggplot2    r:ggplot2
+r-cran-quadprog   r:quadprog
 pandoc            cmd:pandoc
 qpdf              cmd:qpdf
 tidy              cmd:tidy

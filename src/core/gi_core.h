@@ -291,6 +291,24 @@ void gi_brier_parts(const double *x, const double *y, const double *fit0, gi_idx
                     const int *run_of, gi_idx n, int nthreads, double *fit, double *cal,
                     double *out);
 
+/* Weighted least-squares isotonic regression on a partial order (poset.c):
+ * f_from[e] <= f_to[e] for the ne edges (0-based nodes; a cycle ties its
+ * nodes), weights w > 0, by recursive minimum cuts; fit gets the solution.
+ * gi_poset_comp_edges() gives the covering edges (the transitive
+ * reduction) of the componentwise order of n distinct points x (n x d,
+ * by columns), lex a linear extension of it (0-based, the points in
+ * lexicographic order): *from and *to malloc'ed, *ne edges; 1 when memory
+ * runs out, 2 when interrupted. */
+gi_status gi_poset_fit(const double *y, const double *w, gi_idx n, const int *from,
+                       const int *to, gi_idx ne, double *fit);
+/* K such problems on one graph, y and fit n x K by columns, on nthreads
+ * threads (one problem each: the same fits on any number). */
+gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx K,
+                             const int *from, const int *to, gi_idx ne, int nthreads,
+                             double *fit);
+int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int **from,
+                        int **to, gi_idx *ne);
+
 /* Resampled bands of a CORP reliability curve (bands.c). The m distinct
  * forecasts u[0..m) (sorted) of n pairs, count[j] of them at u[j] (whole
  * numbers), and p0[j] the probability of an event at u[j] under which

@@ -1,0 +1,114 @@
+# Isotonic regression on a partial order (src/core/poset.c).
+
+# The fit by quadprog: minimise sum w (f - y)^2 with f[to] - f[from] >= 0.
+qp_fit <- function(y, w, from, to) {
+  n <- length(y)
+  A <- matrix(0, n, length(from))
+  A[cbind(from, seq_along(from))] <- -1
+  A[cbind(to, seq_along(from))] <- A[cbind(to, seq_along(from))] + 1
+  quadprog::solve.QP(diag(w, n), w * y, A, rep(0, length(from)))$solution
+}
+
+# The transitive closure of a graph as a logical matrix (i reaches j).
+closure <- function(n, from, to) {
+  R <- diag(n) > 0
+  R[cbind(from, to)] <- TRUE
+  repeat {
+    R2 <- (R %*% R) > 0
+    if (identical(R2, R)) return(R)
+    R <- R2
+  }
+}
+
+test_that("the partial-order fit equals quadprog on random graphs", {
+  skip_if_not_installed("quadprog")
+  set.seed(71)
+  for (it in 1:150) {
+    n <- sample(2:14, 1)
+    pairs <- t(combn(n, 2))
+    keep <- runif(nrow(pairs)) < runif(1, 0.05, 0.6)
+    from <- pairs[keep, 1]
+    to <- pairs[keep, 2]
+    y <- if (it %% 3 == 0) round(rnorm(n), 1) else rnorm(n)
+    w <- if (it %% 2 == 0) rep(1, n) else rexp(n) + 0.01
+    got <- gpuiso:::poset_fit(y, w, from, to)
+    ref <- if (length(from)) qp_fit(y, w, from, to) else y
+    expect_equal(got, ref, tolerance = 1e-8, info = it)
+    expect_true(all(got[from] <= got[to] + 1e-12), info = it)
+  }
+})
+
+test_that("on a chain the fit is the isotonic regression; a cycle ties its nodes", {
+  set.seed(72)
+  y <- rnorm(500)
+  w <- rexp(500)
+  # the chain in a shuffled node numbering
+  p <- sample(500)
+  got <- gpuiso:::poset_fit(y[p], w[p], order(p)[1:499], order(p)[2:500])
+  expect_equal(got[order(p)], isotonic(y, weights = w), tolerance = 1e-12)
+  expect_equal(gpuiso:::poset_fit(c(3, 1, 5), c(1, 3, 1), c(1, 2), c(2, 1)), c(1.5, 1.5, 5))
+  # no edges: the data; one node
+  expect_identical(gpuiso:::poset_fit(c(2, -1), c(1, 1), integer(), integer()), c(2, -1))
+  expect_identical(gpuiso:::poset_fit(4, 2, integer(), integer()), 4)
+})
+
+test_that("the fit on the componentwise order of points: quadprog, and KKT block means", {
+  skip_if_not_installed("quadprog")
+  set.seed(73)
+  for (d in 2:3) {
+    n <- 150
+    X <- matrix(runif(n * d), n, d)
+    y <- rowSums(X) + rnorm(n, sd = 0.5)
+    w <- sample(1:4, n, TRUE)
+    e <- gpuiso:::comp_edges(X)
+    got <- gpuiso:::poset_fit(y, w, e$from, e$to)
+    expect_equal(got, qp_fit(y, w, e$from, e$to), tolerance = 1e-8, info = d)
+    # every pair in the order, not only the covering edges, holds
+    le <- outer(seq_len(n), seq_len(n), Vectorize(function(i, j) all(X[i, ] <= X[j, ])))
+    expect_true(all(outer(got, got, "<=")[le] | abs(outer(got, got, "-"))[le] < 1e-12))
+    # each level set's value is its weighted mean
+    lv <- split(seq_len(n), round(got, 10))
+    for (b in lv) expect_equal(sum(w[b] * y[b]) / sum(w[b]), got[b[1]], tolerance = 1e-10)
+  }
+})
+
+test_that("comp_edges() is the transitive reduction of the componentwise order", {
+  set.seed(74)
+  for (it in 1:30) {
+    d <- sample(1:3, 1)
+    n <- sample(1:60, 1)
+    X <- unique(matrix(sample(0:6, n * d, TRUE), ncol = d))
+    n <- nrow(X)
+    e <- gpuiso:::comp_edges(X)
+    le <- outer(seq_len(n), seq_len(n), Vectorize(function(i, j) all(X[i, ] <= X[j, ])))
+    expect_identical(closure(n, e$from, e$to), le, info = it)
+    # no edge is implied by the others
+    for (k in seq_along(e$from)) {
+      i <- e$from[k]
+      j <- e$to[k]
+      between <- le[i, ] & le[, j]
+      between[c(i, j)] <- FALSE
+      expect_false(any(between), info = it)
+    }
+  }
+})
+
+test_that("a batch of problems on one graph equals its columns fitted one by one, on any threads", {
+  set.seed(75)
+  n <- 400
+  X <- matrix(runif(2 * n), n, 2)
+  y <- rowSums(X) + rnorm(n)
+  e <- gpuiso:::comp_edges(X)
+  th <- quantile(y, seq(0.05, 0.95, length.out = 13), names = FALSE)
+  Y <- outer(y, th, "<=") + 0
+  w <- rexp(n) + 0.1
+  one <- vapply(seq_along(th), function(k) gpuiso:::poset_fit(Y[, k], w, e$from, e$to),
+                numeric(n))
+  for (k in thread_counts()) {
+    expect_identical(with_threads(k, gpuiso:::poset_fit(Y, w, e$from, e$to)), one, info = k)
+  }
+  # the CDFs of IDR: within [0, 1], not decreasing in the threshold
+  expect_true(all(one >= -1e-15 & one <= 1 + 1e-15))
+  expect_true(all(one[, -1] >= one[, -ncol(one)] - 1e-12))
+  skip_unless_many_threads()
+})
