@@ -3,8 +3,9 @@
  * reliability diagrams: what order(code, scores, method = "radix") gives
  * (stable, -0 tied with +0), by a least-significant-digit radix sort of
  * the scores' bit patterns with 11-bit digits, then of the group codes.
- * A digit that every key shares is skipped (scores in [0, 1] share their
- * top bits), so that 10^6 distinct scores take five passes. Each pass
+ * A digit that every key shares is skipped (scores of a narrow range
+ * share their top bits, group codes most of theirs): at most six passes
+ * over the scores and three over the codes. Each pass
  * splits the keys into one contiguous piece per thread: a thread counts
  * its piece's digits, and the counts of all the pieces, in order, say
  * where each thread writes (so the sort stays stable on any number of
