@@ -26,10 +26,11 @@ check_labels <- function(groups, n, call) {
   list(code = match(g, labels), labels = as.character(labels))
 }
 
-# The order of the scores within groups: order(code, scores, method =
-# "radix"), by the package's own radix sort (src/core/order.c: the same
-# order, on the engine's threads, in a third of the time at 10^6 scores)
-# from order_c_min_n scores, and by R's where that runs out of memory.
+# The order of the scores within groups, order(code, scores, method =
+# "radix"): from order_c_min_n scores by the package's own radix sort
+# (src/core/order.c: the same order, on the engine's threads, in about
+# half the time at 10^6 scores on two threads), and by R's where that runs
+# out of memory.
 order_scores <- function(scores, code) {
   ord <- if (length(scores) >= order_c_min_n) {
     .Call(ffi_order_scores, scores, code, resolve_threads())
