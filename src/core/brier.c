@@ -4,7 +4,6 @@
  * values, and of the constant forecast of the mean outcome. Sums are
  * compensated (Neumaier), so they do not drift over millions of terms.
  */
-#include <stdlib.h>
 #include "gi_core.h"
 #include "dd.h"
 #include "gi_omp.h"
@@ -22,6 +21,7 @@ static inline double add_comp(double s, double v, double *c)
  * number of threads, and the pieces' sums then in order: the same result
  * on every number. */
 #define BRIER_PIECE 65536
+#define ROUND 64 /* pieces summed in parallel between two ordered additions */
 
 typedef struct {
   double s, c;
@@ -72,29 +72,25 @@ void gi_brier_parts(const double *x, const double *y, const double *fit0, gi_idx
   for (gi_idx j = 0; j < m; j++) fit[j] = fit0[j] < 0.0 ? 0.0 : fit0[j] > 1.0 ? 1.0 : fit0[j];
   gi_idx np = (n + BRIER_PIECE - 1) / BRIER_PIECE;
   int nt = np < 2 ? 1 : gi_threads_cap(nthreads);
-  /* the pieces' sums, kept to be added in order (without the memory, one
-   * piece at a time: the same sums) */
-  comp_sum *ps = nt > 1 ? malloc((size_t) np * 4 * sizeof(comp_sum)) : NULL;
-  comp_sum S = {0.0, 0.0}, SC = {0.0, 0.0}, SY = {0.0, 0.0}, SR = {0.0, 0.0}, one[4];
-  if (ps != NULL) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (gi_idx q = 0; q < np; q++) first_pieces(x, y, fit, run_of, n, q, cal, ps + 4 * q);
-  }
-  for (gi_idx q = 0; q < np; q++) {
-    comp_sum *p = ps != NULL ? ps + 4 * q : one;
-    if (ps == NULL) first_pieces(x, y, fit, run_of, n, q, cal, p);
-    add_piece(&S, p[0]);
-    add_piece(&SC, p[1]);
-    add_piece(&SY, p[2]);
+  /* the pieces' sums, ROUND pieces at a time, added in order */
+  comp_sum S = {0.0, 0.0}, SC = {0.0, 0.0}, SY = {0.0, 0.0}, SR = {0.0, 0.0}, ps[ROUND][3];
+  for (gi_idx q0 = 0; q0 < np; q0 += ROUND) {
+    gi_idx q1 = q0 + ROUND < np ? q0 + ROUND : np;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+    for (gi_idx q = q0; q < q1; q++) first_pieces(x, y, fit, run_of, n, q, cal, ps[q - q0]);
+    for (gi_idx q = q0; q < q1; q++) {
+      add_piece(&S, ps[q - q0][0]);
+      add_piece(&SC, ps[q - q0][1]);
+      add_piece(&SY, ps[q - q0][2]);
+    }
   }
   double ybar = (SY.s + SY.c) / (double) n;
-  if (ps != NULL) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (gi_idx q = 0; q < np; q++) ps[4 * q + 3] = spread_piece(y, n, q, ybar);
+  for (gi_idx q0 = 0; q0 < np; q0 += ROUND) {
+    gi_idx q1 = q0 + ROUND < np ? q0 + ROUND : np;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+    for (gi_idx q = q0; q < q1; q++) ps[q - q0][0] = spread_piece(y, n, q, ybar);
+    for (gi_idx q = q0; q < q1; q++) add_piece(&SR, ps[q - q0][0]);
   }
-  for (gi_idx q = 0; q < np; q++)
-    add_piece(&SR, ps != NULL ? ps[4 * q + 3] : spread_piece(y, n, q, ybar));
-  free(ps);
   out[0] = (S.s + S.c) / (double) n;
   out[1] = (SC.s + SC.c) / (double) n;
   out[2] = (SR.s + SR.c) / (double) n;

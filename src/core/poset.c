@@ -126,50 +126,68 @@ static void blocking_flow(network *N, gi_idx nodes, gi_idx s, gi_idx t, double t
   }
 }
 
-gi_status gi_poset_fit(const double *y, const double *w, gi_idx n, const int *from,
-                       const int *to, gi_idx ne, double *fit)
-{
-  if (n <= 0) return GI_OK;
-  gi_status status = GI_OK;
-  /* the graph's out-edges in CSR */
-  gi_idx *ofirst = calloc((size_t) n + 1, sizeof(gi_idx));
-  gi_idx *ohead = malloc(((size_t) ne + 1) * sizeof(gi_idx));
-  /* the sets as segments of a permutation of the nodes, a stack of them */
-  gi_idx *perm = malloc((size_t) n * sizeof(gi_idx));
-  gi_idx *tmp = malloc((size_t) n * sizeof(gi_idx));
-  gi_idx *seg = malloc(2 * ((size_t) n + 1) * sizeof(gi_idx));
-  gi_idx *loc = malloc((size_t) n * sizeof(gi_idx));
-  double *c = malloc((size_t) n * sizeof(double));
-  /* the network of the largest set (the first): n + 2 nodes, arcs for
-   * every edge, source and sink arc, each with its reverse */
-  size_t arcs = 2 * ((size_t) ne + (size_t) n) + 1, nodes = (size_t) n + 2;
+/* The graph's out-edges in CSR, shared by the problems of a batch. */
+typedef struct {
+  gi_idx n, *first, *head;
+} graph;
+
+/* One thread's workspace: the sets as segments of a permutation of the
+ * nodes (a stack of them), the local numbering of a set, its capacities,
+ * and the network of the largest set (the first: n + 2 nodes, arcs for
+ * every edge and a source or sink arc per node, each with its reverse). */
+typedef struct {
+  gi_idx *perm, *tmp, *seg, *loc;
+  double *c;
   network N;
-  N.first = malloc((nodes + 1) * sizeof(gi_idx));
-  N.head = malloc(arcs * sizeof(gi_idx));
-  N.rev = malloc(arcs * sizeof(gi_idx));
-  N.cap = malloc(arcs * sizeof(double));
-  N.iter = malloc(nodes * sizeof(gi_idx));
-  N.queue = malloc(nodes * sizeof(gi_idx));
-  N.stack = malloc(nodes * sizeof(gi_idx));
-  N.level = malloc(nodes * sizeof(int));
-  if (!ofirst || !ohead || !perm || !tmp || !seg || !loc || !c || !N.first || !N.head ||
-      !N.rev || !N.cap || !N.iter || !N.queue || !N.stack || !N.level) {
-    status = GI_ERR_NOMEM;
-    goto done;
-  }
-  for (gi_idx e = 0; e < ne; e++) ofirst[from[e] + 1]++;
-  for (gi_idx i = 0; i < n; i++) ofirst[i + 1] += ofirst[i];
-  for (gi_idx e = 0; e < ne; e++) ohead[ofirst[from[e]]++] = to[e];
-  for (gi_idx i = n; i > 0; i--) ofirst[i] = ofirst[i - 1];
-  ofirst[0] = 0;
+} workspace;
+
+static void work_free(workspace *W)
+{
+  free(W->perm); free(W->tmp); free(W->seg); free(W->loc); free(W->c);
+  free(W->N.first); free(W->N.head); free(W->N.rev); free(W->N.cap); free(W->N.iter);
+  free(W->N.queue); free(W->N.stack); free(W->N.level);
+}
+
+/* 1 when memory runs out (W then freed). */
+static int work_alloc(workspace *W, gi_idx n, gi_idx ne)
+{
+  size_t arcs = 2 * ((size_t) ne + (size_t) n) + 1, nodes = (size_t) n + 2;
+  W->perm = malloc((size_t) n * sizeof(gi_idx));
+  W->tmp = malloc((size_t) n * sizeof(gi_idx));
+  W->seg = malloc(2 * ((size_t) n + 1) * sizeof(gi_idx));
+  W->loc = malloc((size_t) n * sizeof(gi_idx));
+  W->c = malloc((size_t) n * sizeof(double));
+  W->N.first = malloc((nodes + 1) * sizeof(gi_idx));
+  W->N.head = malloc(arcs * sizeof(gi_idx));
+  W->N.rev = malloc(arcs * sizeof(gi_idx));
+  W->N.cap = malloc(arcs * sizeof(double));
+  W->N.iter = malloc(nodes * sizeof(gi_idx));
+  W->N.queue = malloc(nodes * sizeof(gi_idx));
+  W->N.stack = malloc(nodes * sizeof(gi_idx));
+  W->N.level = malloc(nodes * sizeof(int));
+  if (W->perm && W->tmp && W->seg && W->loc && W->c && W->N.first && W->N.head &&
+      W->N.rev && W->N.cap && W->N.iter && W->N.queue && W->N.stack && W->N.level)
+    return 0;
+  work_free(W);
+  return 1;
+}
+
+/* One problem on graph G. */
+static gi_status solve(const graph *G, workspace *W, const double *y, const double *w,
+                       double *fit)
+{
+  gi_idx n = G->n, *perm = W->perm, *tmp = W->tmp, *seg = W->seg, *loc = W->loc;
+  const gi_idx *ofirst = G->first, *ohead = G->head;
+  double *c = W->c;
+  network N = W->N;
+  gi_status status = GI_OK;
   for (gi_idx i = 0; i < n; i++) {
     perm[i] = i;
     loc[i] = -1;
   }
-  gi_idx nseg = 0;
   seg[0] = 0;
   seg[1] = n;
-  nseg = 1;
+  gi_idx nseg = 1;
   while (nseg > 0 && status == GI_OK) {
     nseg--;
     gi_idx a0 = seg[2 * nseg], k = seg[2 * nseg + 1] - a0;
@@ -256,10 +274,6 @@ gi_status gi_poset_fit(const double *y, const double *w, gi_idx n, const int *fr
     seg[2 * nseg + 1] = a0 + k;
     nseg++;
   }
-done:
-  free(ofirst); free(ohead); free(perm); free(tmp); free(seg); free(loc); free(c);
-  free(N.first); free(N.head); free(N.rev); free(N.cap); free(N.iter); free(N.queue);
-  free(N.stack); free(N.level);
   return status;
 }
 
@@ -267,23 +281,50 @@ gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx 
                              const int *from, const int *to, gi_idx ne, int nthreads,
                              double *fit)
 {
+  if (n <= 0 || K <= 0) return GI_OK;
+  graph G = {n, calloc((size_t) n + 1, sizeof(gi_idx)),
+             malloc(((size_t) ne + 1) * sizeof(gi_idx))};
+  if (G.first == NULL || G.head == NULL) {
+    free(G.first);
+    free(G.head);
+    return GI_ERR_NOMEM;
+  }
+  for (gi_idx e = 0; e < ne; e++) G.first[from[e] + 1]++;
+  for (gi_idx i = 0; i < n; i++) G.first[i + 1] += G.first[i];
+  for (gi_idx e = 0; e < ne; e++) G.head[G.first[from[e]]++] = to[e];
+  for (gi_idx i = n; i > 0; i--) G.first[i] = G.first[i - 1];
+  G.first[0] = 0;
   int nt = gi_threads_cap(nthreads);
-  if ((gi_idx) nt > K) nt = (int) (K > 0 ? K : 1);
+  if ((gi_idx) nt > K) nt = (int) K;
   gi_status status = GI_OK;
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1)
-  for (gi_idx k = 0; k < K; k++) {
-    gi_status st;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+  {
+    workspace W;
+    gi_status st = work_alloc(&W, n, ne) ? GI_ERR_NOMEM : GI_OK;
+#pragma omp for schedule(dynamic, 1)
+    for (gi_idx k = 0; k < K; k++) {
+      gi_status all;
 #pragma omp atomic read
-    st = status;
-    if (st != GI_OK) continue;
-    st = gi_poset_fit(y + (size_t) k * n, w, n, from, to, ne, fit + (size_t) k * n);
+      all = status;
+      if (st != GI_OK || all != GI_OK) continue;
+      st = solve(&G, &W, y + (size_t) k * n, w, fit + (size_t) k * n);
+    }
     if (st != GI_OK) {
 #pragma omp critical(gi_poset_status)
       if (status == GI_OK) status = st;
     }
+    if (st != GI_ERR_NOMEM) work_free(&W);
   }
+  free(G.first);
+  free(G.head);
   if (status == GI_OK && gi_stop_requested()) status = GI_ERR_INTERRUPT;
   return status;
+}
+
+gi_status gi_poset_fit(const double *y, const double *w, gi_idx n, const int *from,
+                       const int *to, gi_idx ne, double *fit)
+{
+  return gi_poset_fit_batch(y, w, n, 1, from, to, ne, 1, fit);
 }
 
 /* Whether x_i <= x_j in every coordinate (x is n x d, by columns). */
