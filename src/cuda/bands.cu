@@ -133,7 +133,7 @@ struct band_stats {
   int64_t m;
 };
 
-__device__ void band_keep(const band_stats &S, int64_t j, double v)
+static __device__ void band_keep(const band_stats &S, int64_t j, double v)
 {
   int n = S.seen[j]++;
   int len = n < S.kl ? n : S.kl;
@@ -176,7 +176,7 @@ __global__ void band_read(const double *u, const int32_t *flag, const int32_t *p
   }
 }
 
-__device__ double band_order_stat(const band_stats &S, int64_t j, int r)
+static __device__ double band_order_stat(const band_stats &S, int64_t j, int r)
 {
   int n = S.seen[j];
   if (r <= S.kl) return S.lo[(int64_t) (r - 1) * S.m + j];
@@ -184,7 +184,7 @@ __device__ double band_order_stat(const band_stats &S, int64_t j, int r)
 }
 
 /* R's type-7 quantile at p (bands.c's quantile7, unfused). */
-__device__ double band_quantile(const band_stats &S, int64_t j, double p)
+static __device__ double band_quantile(const band_stats &S, int64_t j, double p)
 {
   int n = S.seen[j];
   if (n == 0) return CUDART_NAN;
