@@ -38,11 +38,13 @@ idr_formula_input <- function(mcall, formula, na.action, env, call) {
                         deparse1(formula)), call)
   }
   labels <- attr(tt, "term.labels")
-  if (length(labels) != 1L || !labels %in% names(frame) ||
-      length(attr(tt, "variables")) != 3L || !is.null(attr(tt, "offset"))) {
-    abort_input(sprintf(paste0("The formula `%s` must have one covariate on ",
-                               "its right-hand side, as in `Ozone ~ Temp`: ",
-                               "it has %s."),
+  if (!length(labels) || !all(labels %in% names(frame)) ||
+      length(attr(tt, "variables")) != length(labels) + 2L ||
+      !is.null(attr(tt, "offset"))) {
+    abort_input(sprintf(paste0("The formula `%s` must have covariates on ",
+                               "its right-hand side, each a variable or an ",
+                               "expression, joined by `+` (as in `Ozone ~ Temp` ",
+                               "or `Ozone ~ Temp + Wind`): it has %s."),
                         deparse1(formula),
                         if (length(labels)) paste0("`", labels, "`", collapse = ", ")
                         else "none"), call)
@@ -50,11 +52,14 @@ idr_formula_input <- function(mcall, formula, na.action, env, call) {
   rn <- rownames(frame)
   automatic <- identical(rn, as.character(seq_len(nrow(frame))))
   idr_observations_input(
-    y = stats::model.response(frame, "any"), x = frame[[labels]],
+    y = stats::model.response(frame, "any"),
+    x = if (length(labels) == 1L) frame[[labels]] else as.data.frame(frame[labels]),
     w = stats::model.weights(frame),
-    args = c(y = deparse1(formula[[2L]]), x = labels, w = "weights"),
+    args = c(y = deparse1(formula[[2L]]), x = paste(labels, collapse = "`, `"),
+             w = "weights"),
     na.action = na.action, names = if (!automatic) rn,
-    yname = deparse1(formula[[2L]]), xname = labels, terms = tt, call = call)
+    yname = deparse1(formula[[2L]]), xname = paste(labels, collapse = ", "),
+    terms = tt, call = call)
 }
 
 # The default interface: vectors y and X (X may be a one-column matrix or
@@ -73,11 +78,13 @@ idr_default_input <- function(y, X, weights, na.action, yexpr, xexpr, call) {
   names <- observation_names(X)
   if (is.null(names)) names <- observation_names(y)
   if (is.data.frame(X) || is.matrix(X)) {
-    if (ncol(X) != 1L) {
-      abort_input(sprintf("`X` must have one column: it has %.0f.", ncol(X)),
-                  call)
+    if (ncol(X) == 0L) abort_input("`X` must have at least one column.", call)
+    if (ncol(X) == 1L) {
+      X <- if (is.data.frame(X)) X[[1L]] else X[, 1L]
+    } else {
+      X <- idr_covariate_frame(X, call)
+      xname <- paste(names(X), collapse = ", ")
     }
-    X <- if (is.data.frame(X)) X[[1L]] else X[, 1L]
   }
   if (is.matrix(y)) y <- y[, 1L]
   idr_observations_input(y = y, x = X, w = weights,
@@ -86,20 +93,53 @@ idr_default_input <- function(y, X, weights, na.action, yexpr, xexpr, call) {
                          xname = xname, terms = NULL, call = call)
 }
 
+# Several covariates as a data frame with unique, non-empty column names
+# (V1, V2, ... where a matrix has none).
+idr_covariate_frame <- function(X, call) {
+  if (is.matrix(X)) {
+    if (!is.numeric(X) && !is.logical(X)) {
+      abort_input(sprintf("`X` must be numeric, not a %s matrix.", typeof(X)), call)
+    }
+    if (is.null(colnames(X))) colnames(X) <- paste0("V", seq_len(ncol(X)))
+    X <- as.data.frame(X, optional = TRUE)
+  }
+  nm <- names(X)
+  if (anyNA(nm) || any(nm == "") || anyDuplicated(nm)) {
+    abort_input("The columns of `X` must have names, each different.", call)
+  }
+  X
+}
+
 # The common part: checks (with positions in the data as given), the
-# na.action, and the checks that only the rows kept must pass.
+# na.action, and the checks that only the rows kept must pass. `x` is one
+# covariate (a vector) or a data frame of several, each column checked
+# under its own name.
 idr_observations_input <- function(y, x, w, args, na.action, names, yname,
                                    xname, terms, call) {
   y <- idr_numeric_column(y, args[["y"]], call)
-  x <- idr_numeric_column(x, args[["x"]], call)
-  if (!length(y)) abort_input(sprintf("`%s` must not be empty.", args[["y"]]), call)
-  check_same_length(y, x, args[["y"]], args[["x"]], call)
+  several <- is.data.frame(x)
+  if (several) {
+    xargs <- names(x)
+    for (c in seq_along(x)) x[[c]] <- idr_numeric_column(x[[c]], xargs[c], call)
+    if (!length(y)) abort_input(sprintf("`%s` must not be empty.", args[["y"]]), call)
+    if (nrow(x) != length(y)) {
+      abort_input(sprintf("`%s` has %.0f rows and `%s` %.0f values: they must match.",
+                          args[["x"]], nrow(x), args[["y"]], length(y)), call)
+    }
+  } else {
+    xargs <- args[["x"]]
+    x <- idr_numeric_column(x, args[["x"]], call)
+    if (!length(y)) abort_input(sprintf("`%s` must not be empty.", args[["y"]]), call)
+    check_same_length(y, x, args[["y"]], args[["x"]], call)
+  }
   if (!is.null(w)) {
     w <- check_obs_weights(idr_one_column(w, args[["w"]], call), y, args[["y"]], call,
                            arg = args[["w"]], na_ok = TRUE)
   }
-  frame <- data.frame(y = y, x = x)
+  frame <- data.frame(y = y)
+  if (several) frame[paste0("x", seq_along(x))] <- x else frame[["x1"]] <- x
   if (!is.null(w)) frame[["w"]] <- w
+  cols <- c(args[["y"]], xargs, if (!is.null(w)) args[["w"]])
   # the names become row names (which name what na.action drops) when they
   # can: unique and none missing
   as_rows <- !is.null(names) && !anyNA(names) && !anyDuplicated(names)
@@ -111,7 +151,7 @@ idr_observations_input <- function(y, x, w, args, na.action, names, yname,
   if (any(missing)) {
     first <- which(missing)[1L]
     col <- which(is.na(unlist(frame[first, ], use.names = FALSE)))[1L]
-    arg <- args[[c("y", "x", "w")[col]]]
+    arg <- cols[col]
     kept <- tryCatch(apply_na_action(frame, na.action, call),
                      gpuiso_error_input = function(e) {
       abort_input(sprintf(paste0("`%s` has missing values (element %.0f is ",
@@ -135,13 +175,17 @@ idr_observations_input <- function(y, x, w, args, na.action, names, yname,
                   call)
     }
     # what na.action left (na.pass leaves everything): no NA may remain
-    for (v in c("y", "x", "w")) {
-      if (!is.null(frame[[v]])) check_values(frame[[v]], args[[v]], call)
-    }
+    for (v in seq_along(frame)) check_values(frame[[v]], cols[v], call)
   }
   w <- frame[["w"]]
   if (!is.null(w)) check_some_weight(w, call, args[["w"]])
-  list(y = frame[["y"]], x = frame[["x"]], w = w, na.action = na, names = names,
+  xk <- if (several) {
+    out <- frame[paste0("x", seq_along(x))]
+    names(out) <- names(x)
+    row.names(out) <- NULL
+    out
+  } else frame[["x1"]]
+  list(y = frame[["y"]], x = xk, w = w, na.action = na, names = names,
        yname = yname, xname = xname, terms = terms)
 }
 

@@ -40,8 +40,9 @@ summary.gpuiso_idr <- function(object, ...) {
   structure(list(
     call = object$call, yname = object$yname, xname = object$xname,
     n = object$n, na.action = object$na.action,
-    m = length(object$x), K = length(object$thresholds),
-    xrange = range(object$x), trange = range(object$thresholds),
+    m = idr_npoints(object), K = length(object$thresholds),
+    xrange = if (!is.data.frame(object$x)) range(object$x), order = object$order,
+    trange = range(object$thresholds),
     blocks = sum(nb),
     blocks_per_threshold = stats::quantile(nb, c(0, 0.5, 1), names = FALSE),
     bytes = 12 * sum(nb) + 8 * length(object$ptr),
@@ -81,9 +82,13 @@ print.summary.gpuiso_idr <- function(x, digits = max(3L, getOption("digits") - 3
   f <- function(v) format(v, digits = digits)
   rows <- c(
     "Observations" = paste0(format(x$n, scientific = FALSE), idr_na_note(x$na.action)),
-    "Covariate" = sprintf("%s: %s, from %s to %s", x$xname,
-                          count_noun(x$m, "distinct value"), f(x$xrange[1L]),
-                          f(x$xrange[2L])),
+    "Covariate" = if (is.null(x$order)) {
+      sprintf("%s: %s, from %s to %s", x$xname, count_noun(x$m, "distinct value"),
+              f(x$xrange[1L]), f(x$xrange[2L]))
+    } else {
+      sprintf("%s: %s under the order %s", x$xname, count_noun(x$m, "distinct point"),
+              x$order)
+    },
     "Thresholds" = sprintf("%s: %s, from %s to %s", x$yname,
                            format(x$K, scientific = FALSE), f(x$trange[1L]),
                            f(x$trange[2L])),

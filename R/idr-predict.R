@@ -104,9 +104,39 @@ new_idr_pred <- function(fit, x, j, lambda, names) {
             class = "gpuiso_idr_pred")
 }
 
+# Rows i of covariate values: a vector, or a data frame of several
+# covariates (an NA index gives a row of NA).
+idr_x_rows <- function(x, i) {
+  if (is.data.frame(x)) {
+    out <- x[i, , drop = FALSE]
+    row.names(out) <- NULL
+    return(out)
+  }
+  x[i]
+}
+
+# "Temp = 80" for one covariate (the value alone without a name), or
+# "Temp = 80, Wind = 7.4" for a row of several (the values alone when
+# `names` is NULL: "80, 7.4").
+idr_x_label <- function(names, x, digits = NULL) {
+  if (!is.data.frame(x)) {
+    v <- format(x, digits = digits)
+    return(if (is.null(names)) v else paste(names, "=", v))
+  }
+  cols <- lapply(x, format, digits = digits, trim = TRUE)
+  if (!is.null(names)) cols <- Map(function(n, v) paste(n, "=", v), names(x), cols)
+  do.call(paste, c(unname(cols), sep = ", "))
+}
+
+# The number of points over which a fit (or a table of predictions) stores
+# its blocks.
+idr_npoints <- function(fit) {
+  as.double(if (is.null(fit$npoints)) length(fit$x) else fit$npoints)
+}
+
 # Predictions i of p (unclassed): an NA index gives a missing prediction.
 idr_pred_rows <- function(p, i) {
-  new_idr_pred(p$fit, p$x[i], p$j[i], p$lambda[i],
+  new_idr_pred(p$fit, idr_x_rows(p$x, i), p$j[i], p$lambda[i],
                if (!is.null(p$names)) p$names[i])
 }
 
@@ -116,23 +146,23 @@ idr_pred_rows <- function(p, i) {
 # names).
 idr_pad <- function(p, omit) {
   p <- unclass(p)
-  idx <- rep.int(NA_integer_, length(p$x) + length(omit))
-  idx[-omit] <- seq_along(p$x)
+  idx <- rep.int(NA_integer_, length(p$j) + length(omit))
+  idx[-omit] <- seq_along(p$j)
   names <- p$names
   if (!is.null(names)) {
     names <- names[idx]
     names[omit] <- names(omit)
   }
-  new_idr_pred(p$fit, p$x[idx], p$j[idx], p$lambda[idx], names)
+  new_idr_pred(p$fit, idr_x_rows(p$x, idx), p$j[idx], p$lambda[idx], names)
 }
 
 #' @export
-length.gpuiso_idr_pred <- function(x) length(unclass(x)$x)
+length.gpuiso_idr_pred <- function(x) length(unclass(x)$j)
 
 #' @export
 `[[.gpuiso_idr_pred` <- function(x, i) {
   ux <- unclass(x)
-  n <- length(ux$x)
+  n <- length(ux$j)
   if (is.character(i) && length(i) == 1L && !is.na(i) && !is.null(ux$names)) {
     i <- match(i, ux$names)
   }
@@ -152,7 +182,7 @@ length.gpuiso_idr_pred <- function(x) length(unclass(x)$x)
 #' @export
 `[.gpuiso_idr_pred` <- function(x, i) {
   ux <- unclass(x)
-  idx <- seq_along(ux$x)
+  idx <- seq_along(ux$j)
   if (missing(i)) return(x)
   if (!is.null(i) && (!(is.numeric(i) || is.logical(i) || is.character(i)) ||
                       is.object(i))) {
@@ -174,7 +204,7 @@ print.gpuiso_idr_pred <- function(x, ...) {
   check_dots(..., fn = "print()")
   ux <- unclass(x)
   fit <- ux$fit
-  n <- length(ux$x)
+  n <- length(ux$j)
   nmiss <- sum(is.na(ux$j))
   cat(sprintf("IDR predictions: %s of %s given %s, on %s%s\n",
               count_noun(n, "predictive CDF"), fit$yname, fit$xname,
@@ -185,7 +215,7 @@ print.gpuiso_idr_pred <- function(x, ...) {
     which <- if (first == 1L) "first" else
       sprintf("first not missing (number %.0f)", first)
     if (!is.null(ux$names)) which <- sprintf("%s, \"%s\"", which, ux$names[first])
-    cat(sprintf("The %s, at %s = %s:\n", which, fit$xname, format(ux$x[first])))
+    cat(sprintf("The %s, at %s:\n", which, idr_x_label(fit$xname, idr_x_rows(ux$x, first))))
     one <- x[[first]]
     print(utils::head(one))
     if (nrow(one) > 6L) cat("...\n")
@@ -219,7 +249,7 @@ plot.gpuiso_idr_pred <- function(x, index = 1L, col = NULL,
   check_graphics_dots(..., fn = "plot()")
   ux <- unclass(x)
   fit <- ux$fit
-  idx <- seq_along(ux$x)[index]
+  idx <- seq_along(ux$j)[index]
   idx <- idx[!is.na(idx) & !is.na(ux$j[idx])]
   t <- fit$thresholds
   if (is.null(xlab)) xlab <- fit$yname
@@ -241,7 +271,7 @@ plot.gpuiso_idr_pred <- function(x, index = 1L, col = NULL,
   }
   if (is.null(legend_title)) legend_title <- fit$xname
   if (!identical(legend_title, NA) && length(idx) > 1L) {
-    labels <- format(ux$x[idx], digits = 4)
+    labels <- idr_x_label(NULL, idr_x_rows(ux$x, idx), digits = 4)
     if (!is.null(ux$names)) labels <- paste0(ux$names[idx], ": ", labels)
     graphics::legend("bottomright", legend = labels, col = col, lwd = 2,
                      title = legend_title, bty = "n")
@@ -252,6 +282,6 @@ plot.gpuiso_idr_pred <- function(x, index = 1L, col = NULL,
 # G at threshold indices k (0-based, -1: below the first), paired with
 # predictions (j, lam), none missing.
 idr_eval <- function(fit, j, lam, k) {
-  .Call(ffi_idr_cdf, fit$ptr, fit$start, fit$value, as.double(length(fit$x)),
+  .Call(ffi_idr_cdf, fit$ptr, fit$start, fit$value, idr_npoints(fit),
         as.integer(j), as.double(lam), as.integer(k), TRUE)
 }

@@ -87,7 +87,7 @@ idr_cdf_matrix <- function(p, z, labels) {
   if (length(ok) && length(z)) {
     kz <- findInterval(z, p$fit$thresholds) - 1L
     out[ok, ] <- .Call(ffi_idr_cdf, p$fit$ptr, p$fit$start, p$fit$value,
-                       as.double(length(p$fit$x)), p$j[ok], p$lambda[ok],
+                       idr_npoints(p$fit), p$j[ok], p$lambda[ok],
                        as.integer(kz), FALSE)
   }
   out
@@ -121,7 +121,7 @@ idr_quantile_matrix <- function(p, a, labels) {
   ok <- which(!is.na(p$j))
   if (length(ok) && length(a)) {
     out[ok, ] <- .Call(ffi_idr_qpred, p$fit$ptr, p$fit$start, p$fit$value,
-                       as.double(length(p$fit$x)), p$fit$thresholds, p$j[ok],
+                       idr_npoints(p$fit), p$fit$thresholds, p$j[ok],
                        p$lambda[ok], a)
   }
   out
@@ -133,7 +133,7 @@ crps <- function(predictions, y) {
   call <- sys.call()
   if (missing(y)) y <- idr_default_y(predictions, call)
   p <- as_idr_pred(predictions, call)
-  y <- idr_observations(y, length(p$x), call)
+  y <- idr_observations(y, length(p$j), call)
   out <- rep.int(NA_real_, length(y))
   ok <- which(!is.na(p$j) & !is.na(y))
   if (length(ok)) {
@@ -141,7 +141,7 @@ crps <- function(predictions, y) {
     yo <- y[ok]
     kappa <- findInterval(yo, t, left.open = TRUE)
     out[ok] <- .Call(ffi_idr_crps, p$fit$ptr, p$fit$start, p$fit$value,
-                     as.double(length(p$fit$x)), t, p$j[ok], p$lambda[ok], yo,
+                     idr_npoints(p$fit), t, p$j[ok], p$lambda[ok], yo,
                      as.integer(kappa))
     # the engine gives +Inf for a CRPS beyond the largest double
     big <- which(is.infinite(out))
@@ -163,7 +163,7 @@ pit <- function(predictions, y, randomize = TRUE, seed = NULL) {
   call <- sys.call()
   if (missing(y)) y <- idr_default_y(predictions, call)
   p <- as_idr_pred(predictions, call)
-  y <- idr_observations(y, length(p$x), call, recycle = FALSE)
+  y <- idr_observations(y, length(p$j), call, recycle = FALSE)
   check_flag(randomize, "randomize", call)
   seed <- check_seed(seed, call)
   out <- rep.int(NA_real_, length(y))
@@ -191,7 +191,7 @@ bscore <- function(predictions, thresholds, y) {
   call <- sys.call()
   if (missing(y)) y <- idr_default_y(predictions, call)
   p <- as_idr_pred(predictions, call)
-  y <- idr_observations(y, length(p$x), call)
+  y <- idr_observations(y, length(p$j), call)
   z <- idr_numbers(thresholds, "thresholds", call)
   (idr_cdf_matrix(p, z, idr_labels(thresholds)) - outer(y, z, "<="))^2
 }
@@ -202,7 +202,7 @@ qscore <- function(predictions, quantiles, y) {
   call <- sys.call()
   if (missing(y)) y <- idr_default_y(predictions, call)
   p <- as_idr_pred(predictions, call)
-  y <- idr_observations(y, length(p$x), call)
+  y <- idr_observations(y, length(p$j), call)
   a <- idr_probabilities(quantiles, call)
   q <- idr_quantile_matrix(p, a, idr_labels(quantiles))
   a <- matrix(a, nrow(q), ncol(q), byrow = TRUE)

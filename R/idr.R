@@ -70,6 +70,39 @@
 #' formed. Passing a coarser `thresholds` grid bounds \eqn{K}, and with it
 #' time and memory.
 #'
+#' @section Several covariates:
+#' With `X` a matrix or data frame of several columns (or a formula such as
+#' `y ~ x1 + x2`), the CDFs at each threshold are the antitonic regression
+#' on a partial order: \eqn{F(t \mid x) \ge F(t \mid x')}{F(t | x) >=
+#' F(t | x')} whenever \eqn{x} lies below \eqn{x'}. A point is below
+#' another when it is, group by group, below it in the group's order:
+#' componentwise (`"comp"`, every covariate at most the other's), in
+#' stochastic dominance (`"sd"`: the group's values sorted from the largest
+#' down, componentwise) or in the increasing convex order (`"icx"`: the
+#' partial sums of those sorted values, componentwise); a decreasing
+#' covariate counts negated. Points equal in that order (an ensemble whose
+#' members are permuted, under `"sd"`) are one point. Each threshold's
+#' problem is solved exactly on the covering pairs of the order (its
+#' transitive reduction, found once) by the partitioning algorithm of
+#' Maxwell and Muckstadt (1985), a sequence of minimum cuts; the problems of
+#' all thresholds are one batch on the engine's threads. The fit is the
+#' exact solution up to rounding (the solver's sums are compensated) and is
+#' stored as for one covariate, with the distinct points in `x` (a data
+#' frame, in an order in which the CDFs tend to decrease, which keeps the
+#' blocks few).
+#'
+#' Predictions at new points follow the rule of `predict.idrfit()` in the
+#' 'isodistrreg' package: the fitted points below \eqn{x} bound its CDF from
+#' above (their smallest CDF) and those above it from below (their largest
+#' CDF); the prediction is the mean of the two bounds where both exist, the
+#' one bound where only one does, and the (weighted) empirical distribution
+#' of the training responses where \eqn{x} is comparable to no fitted point.
+#' At a fitted point the prediction is its fit. The fit on several
+#' covariates runs on the CPU; this path takes far more time than the
+#' one-covariate sweep (each threshold is a sequence of maximum flows), so
+#' a coarser `thresholds` grid is the way to bound it for large samples. A
+#' single decreasing covariate also takes this path.
+#'
 #' @section Missing values:
 #' Rows with a missing value (`NA` or `NaN`) in the response, the covariate
 #' or the weights go through `na.action`, as in [lm()]: [na.omit()] (the
@@ -81,12 +114,13 @@
 #' as [naresid()] does. Infinite values are an error whatever `na.action`.
 #'
 #' @param y The response: a numeric vector (finite or missing); or a formula
-#'   `response ~ covariate` with one covariate, whose variables are taken
+#'   `response ~ covariate` (or `response ~ x1 + x2 + ...`), whose variables are taken
 #'   from `data` (as in [lm()]).
-#' @param X The covariate, for the default interface: a numeric vector, a
-#'   one-column matrix or a one-column data frame, one value per element of
-#'   `y`. With a formula, `X` may stand for `data` when given by position,
-#'   as in `idr(Ozone ~ Temp, airquality)`.
+#' @param X The covariates, for the default interface: a numeric vector, or
+#'   a numeric matrix or data frame of one or more columns, one row per
+#'   element of `y` (several columns: see *Several covariates*). With a
+#'   formula, `X` may stand for `data` when given by position, as in
+#'   `idr(Ozone ~ Temp, airquality)`.
 #' @param weights `NULL` or non-negative finite weights, one per
 #'   observation, not all zero. Observations of weight zero take no part in
 #'   the fit. With a formula, `weights` is evaluated in `data`, as in
@@ -99,6 +133,20 @@
 #' @param data With a formula: a data frame (or list, or environment) holding
 #'   its variables and the `weights`; by default the environment of the
 #'   formula. Not used by the default interface.
+#' @param groups,orders With several covariates, the partial order, with the
+#'   meaning of the 'isodistrreg' package: `groups` gives each covariate a
+#'   group label (a vector named by the covariates, or in their order; by
+#'   default all in one group, `1`), and `orders` names the order of each
+#'   group, as in `c(comp = 1, icx = 2)`: `"comp"` (componentwise),
+#'   `"sd"` (first-order stochastic dominance of the group's values, for
+#'   exchangeable members such as an ensemble forecast) or `"icx"` (the
+#'   increasing convex order of the group's values: ensembles whose spread
+#'   grows with their level, such as precipitation). See *Several
+#'   covariates*.
+#' @param decreasing `FALSE` (the default) when `y` tends to be larger where
+#'   a covariate is larger; `TRUE` when it tends to be smaller. One value
+#'   for all covariates, or one per covariate (named by them, or in their
+#'   order); the members of an `"sd"` or `"icx"` group share one.
 #' @param na.action What to do with rows that have missing values: a
 #'   function such as [na.omit()] (the default), [na.exclude()] or
 #'   [na.fail()], or its name. See *Missing values*.
@@ -132,6 +180,10 @@
 #' Henzi, A., Ziegel, J. F. and Gneiting, T. (2021). Isotonic distributional
 #' regression. *Journal of the Royal Statistical Society Series B*, 83(5),
 #' 963--993. \doi{10.1111/rssb.12450}
+#'
+#' Maxwell, W. L. and Muckstadt, J. A. (1985). Establishing consistent and
+#' realistic reorder intervals in production-distribution systems.
+#' *Operations Research*, 33(6), 1316--1341. \doi{10.1287/opre.33.6.1316}
 #' @seealso [predict.gpuiso_idr()] and the evaluation functions [cdf()],
 #'   [qpred()], [crps()], [pit()], [bscore()], [qscore()].
 #' @export
@@ -147,9 +199,16 @@
 #' # the same fit from the vectors; na.exclude keeps one result per day
 #' fit2 <- idr(airquality$Ozone, airquality$Temp, na.action = na.exclude)
 #' length(crps(fit2))                   # 153, NA where Ozone is missing
+#'
+#' # two covariates, Ozone decreasing in Wind: a partial order
+#' fit3 <- idr(Ozone ~ Temp + Wind, data = airquality,
+#'             decreasing = c(Temp = FALSE, Wind = TRUE))
+#' fit3
+#' cdf(predict(fit3, data.frame(Temp = c(70, 90), Wind = c(12, 5))), 60)
 idr <- function(y, X, weights = NULL, thresholds = NULL,
                 device = getOption("gpuiso.device", "auto"), data = NULL,
-                na.action = na.omit) {
+                na.action = na.omit, groups = NULL, orders = c(comp = 1),
+                decreasing = FALSE) {
   call <- match.call()
   ecall <- sys.call()
   if (inherits(y, "formula")) {
@@ -166,6 +225,15 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
     }
     input <- idr_default_input(y, X, weights, na.action, substitute(y),
                                substitute(X), ecall)
+  }
+  cols <- if (is.data.frame(input$x)) names(input$x) else input$xname
+  spec <- idr_po_spec(cols, groups, orders, decreasing, ecall)
+  if (is.data.frame(input$x) || any(spec$sign < 0)) {
+    # several covariates, or a decreasing one: the partial-order fit
+    if (!is.data.frame(input$x)) {
+      input$x <- stats::setNames(data.frame(input$x), cols)
+    }
+    return(idr_po(input, spec, thresholds, device, call, ecall))
   }
   y <- input$y
   x <- input$x

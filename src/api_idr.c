@@ -95,7 +95,7 @@ SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP threads)
 }
 
 /* The representation of a fit, checked (the R layer builds it). */
-static gi_idr_view view_arg(SEXP ptr, SEXP start, SEXP value, SEXP m)
+gi_idr_view gi_idr_view_arg(SEXP ptr, SEXP start, SEXP value, SEXP m)
 {
   if (TYPEOF(ptr) != REALSXP || TYPEOF(start) != INTSXP ||
       TYPEOF(value) != REALSXP || Rf_xlength(start) != Rf_xlength(value) ||
@@ -119,7 +119,7 @@ static gi_idr_view view_arg(SEXP ptr, SEXP start, SEXP value, SEXP m)
 SEXP ffi_idr_cdf(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP j, SEXP lam,
                  SEXP kz, SEXP paired)
 {
-  gi_idr_view f = view_arg(ptr, start, value, m);
+  gi_idr_view f = gi_idr_view_arg(ptr, start, value, m);
   if (TYPEOF(j) != INTSXP || TYPEOF(lam) != REALSXP || TYPEOF(kz) != INTSXP ||
       Rf_xlength(j) != Rf_xlength(lam))
     gi_internal_error("j, lam and kz must be integer, double, integer");
@@ -137,7 +137,7 @@ SEXP ffi_idr_cdf(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP j, SEXP lam,
 SEXP ffi_idr_qpred(SEXP ptr, SEXP start, SEXP value, SEXP m,
                    SEXP thresholds, SEXP j, SEXP lam, SEXP alpha)
 {
-  gi_idr_view f = view_arg(ptr, start, value, m);
+  gi_idr_view f = gi_idr_view_arg(ptr, start, value, m);
   if (TYPEOF(thresholds) != REALSXP || Rf_xlength(thresholds) != f.K ||
       TYPEOF(j) != INTSXP || TYPEOF(lam) != REALSXP ||
       TYPEOF(alpha) != REALSXP || Rf_xlength(j) != Rf_xlength(lam))
@@ -155,7 +155,7 @@ SEXP ffi_idr_qpred(SEXP ptr, SEXP start, SEXP value, SEXP m,
 SEXP ffi_idr_crps(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP thresholds,
                   SEXP j, SEXP lam, SEXP y, SEXP kappa)
 {
-  gi_idr_view f = view_arg(ptr, start, value, m);
+  gi_idr_view f = gi_idr_view_arg(ptr, start, value, m);
   R_xlen_t np = Rf_xlength(j);
   if (TYPEOF(thresholds) != REALSXP || Rf_xlength(thresholds) != f.K ||
       TYPEOF(j) != INTSXP || TYPEOF(lam) != REALSXP || TYPEOF(y) != REALSXP ||

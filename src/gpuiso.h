@@ -51,6 +51,10 @@ SEXP gi_real_vector(const double *p, R_xlen_t n);
 R_xlen_t gi_idr_args(SEXP xcode, SEXP kcode, SEXP m, SEXP K, gi_idx *mm,
                      gi_idx *KK);
 
+/* The blocks (ptr, start, value) of an IDR fit over m points, checked
+ * (api_idr.c). */
+gi_idr_view gi_idr_view_arg(SEXP ptr, SEXP start, SEXP value, SEXP m);
+
 /*
  * Errors and interrupts (api_errors.c): the only way the glue stops.
  *
@@ -167,6 +171,10 @@ SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads);
 
 SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP threads);
 SEXP ffi_poset_comp_edges(SEXP x, SEXP lex);
+SEXP ffi_idr_po_fit(SEXP node, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP from, SEXP to,
+                    SEXP threads);
+SEXP ffi_idr_po_predict(SEXP ptr, SEXP start, SEXP value, SEXP Z, SEXP lex, SEXP X,
+                        SEXP clim, SEXP threads);
 
 SEXP ffi_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
                     SEXP probs, SEXP seed, SEXP threads);

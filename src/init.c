@@ -42,6 +42,8 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_gpu_isoreg, 5),
   CALLDEF(ffi_poset_fit, 5),
   CALLDEF(ffi_poset_comp_edges, 2),
+  CALLDEF(ffi_idr_po_fit, 8),
+  CALLDEF(ffi_idr_po_predict, 8),
   CALLDEF(ffi_corp_bands, 8),
   CALLDEF(ffi_gpu_corp_bands, 8),
   CALLDEF(ffi_corp_resample, 6),

@@ -309,6 +309,27 @@ gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx 
 int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int **from,
                         int **to, gi_idx *ne);
 
+/* IDR on a partial order (idr_poset.c): observation i at node node[i]
+ * (0-based, < m; every node of positive summed weight), of weight w[i]
+ * (w NULL: 1), switches on at threshold kcode[i] (< K; the last threshold
+ * switches on every observation). The edges from[e] -> to[e] say node
+ * from[e] is below to[e], where the CDFs must not be larger. The fit of
+ * each threshold is appended as blocks over the nodes in their order (as
+ * gi_idr_sweep's). Begin, step (one chunk of thresholds, on nthreads
+ * threads) until done, read, free; the arrays passed to begin must live
+ * until the end. */
+typedef struct gi_idr_po gi_idr_po;
+gi_status gi_idr_po_begin(gi_idx n, const int *node, const int *kcode, const double *w,
+                          gi_idx m, gi_idx K, const int *from, const int *to, gi_idx ne,
+                          int nthreads, gi_idr_po **out);
+gi_status gi_idr_po_step(gi_idr_po *s);
+int gi_idr_po_done(const gi_idr_po *s);
+gi_idx gi_idr_po_nblocks(const gi_idr_po *s);
+const double *gi_idr_po_ptr(const gi_idr_po *s);
+const int *gi_idr_po_starts(const gi_idr_po *s);
+const double *gi_idr_po_values(const gi_idr_po *s);
+void gi_idr_po_free(gi_idr_po *s);
+
 /* Resampled bands of a CORP reliability curve (bands.c). The m distinct
  * forecasts u[0..m) (sorted) of n pairs, count[j] of them at u[j] (whole
  * numbers), and p0[j] the probability of an event at u[j] under which
@@ -398,6 +419,18 @@ void gi_idr_quantiles(const gi_idr_view *f, const double *thresholds,
 gi_status gi_idr_crps(const gi_idr_view *f, const double *thresholds,
                       gi_idx npred, const int *j, const double *lam,
                       const double *y, const int *kappa, double *out);
+
+/* Predictions of a fit f on a partial order at q new points X (q x d, by
+ * columns), its m points being Z (m x d, in the order of f's points) and
+ * lex their lexicographic order (0-based), clim the climatological CDF at
+ * the K thresholds (idr_po_predict.c). nbelow[x] and nabove[x] get the
+ * numbers of maximal fitted points below and minimal ones above new point
+ * x; the predictions come back as the blocks of a fit over q points (the
+ * arrays malloc'ed), prediction x at position pos[x]. */
+gi_status gi_idr_po_predict(const gi_idr_view *f, const double *Z, int d, const int *lex,
+                            const double *X, gi_idx q, const double *clim, int nthreads,
+                            int *nbelow, int *nabove, int *pos, double **ptr_out,
+                            int **start_out, double **value_out, gi_idx *nb_out);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,7 @@ ozone_na <- is.na(aq$Ozone)
 
 # The blocks expanded into an m x K matrix (for small fits only).
 idr_dense <- function(fit) {
-  m <- length(fit$x)
+  m <- if (is.null(fit$npoints)) length(fit$x) else fit$npoints
   matrix(vapply(seq_along(fit$thresholds), function(k) {
     b <- seq.int(fit$ptr[k] + 1, fit$ptr[k + 1])
     fit$value[b][findInterval(seq_len(m) - 1L, fit$start[b])]

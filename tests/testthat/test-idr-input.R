@@ -46,9 +46,10 @@ test_that("the formula and the default interface give identical fits", {
 })
 
 test_that("formulas that idr() cannot fit are errors", {
-  expect_input_error(idr(Ozone ~ Temp + Wind, data = aq),
-                     "one covariate.*`Temp`, `Wind`")
-  expect_input_error(idr(Ozone ~ Temp:Wind, data = aq), "one covariate")
+  # several covariates are fitted (test-idr-poset.R); interactions are not
+  expect_input_error(idr(Ozone ~ Temp:Wind, data = aq),
+                     "covariates on its right-hand side.*joined by `\\+`.*`Temp:Wind`")
+  expect_input_error(idr(Ozone ~ Temp * Wind, data = aq), "`Temp`, `Wind`, `Temp:Wind`")
   expect_input_error(idr(~ Temp, data = aq), "must have a response")
   expect_input_error(idr(Ozone ~ Tmp, data = aq), "could not be evaluated.*Tmp")
   expect_input_error(idr(Ozone ~ Temp, aq, data = aq), "`X` is not used with a formula")

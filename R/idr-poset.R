@@ -1,0 +1,376 @@
+# IDR with several covariates: the order (groups, orders, directions), the
+# fit of every threshold on that partial order (src/core/idr_poset.c) and
+# the predictions at new points (src/core/idr_po_predict.c).
+#
+# A covariate vector enters the order through its representation z: for a
+# group of covariates under "comp", the covariates themselves; under "sd",
+# the group's values sorted from the largest down (z <= z' in every
+# coordinate is first-order stochastic dominance of the empirical
+# distributions of the members); under "icx", the partial sums of those
+# sorted values (the increasing convex order of the members' empirical
+# distributions, for groups of equal size). A decreasing covariate or group
+# has its coordinates of z negated. Then x is below x' when z <= z' in
+# every coordinate, and the CDFs must not increase from x to x'.
+
+# The order of an IDR fit on the covariates `cols`: list(group (integer
+# per column), order (per group: "comp", "sd" or "icx"), sign (per column),
+# and the arguments as given, named by the columns).
+idr_po_spec <- function(cols, groups, orders, decreasing, call) {
+  d <- length(cols)
+  if (is.null(groups)) {
+    groups <- stats::setNames(rep(1, d), cols)
+  } else {
+    if (!is.atomic(groups) || is.object(groups) || length(groups) != d || anyNA(groups)) {
+      abort_input(sprintf(paste0("`groups` must give a group label for each of the %.0f ",
+                                 "covariates (%s), without missing values."),
+                          d, paste0("`", cols, "`", collapse = ", ")), call, arg = "groups")
+    }
+    if (!is.null(names(groups))) {
+      if (anyDuplicated(names(groups)) || !setequal(names(groups), cols)) {
+        abort_input(sprintf(paste0("The names of `groups` must be the covariates ",
+                                   "(%s), each once."),
+                            paste0("`", cols, "`", collapse = ", ")), call, arg = "groups")
+      }
+      groups <- groups[cols]
+    } else {
+      names(groups) <- cols
+    }
+  }
+  labels <- unique(unname(groups))
+  kinds <- c("comp", "sd", "icx")
+  if (!is.atomic(orders) || is.object(orders) || !length(orders) || is.null(names(orders)) ||
+      anyNA(orders) || !all(names(orders) %in% kinds)) {
+    abort_input(paste0("`orders` must be a named vector such as `c(comp = 1, icx = 2)`: ",
+                       "each name \"comp\", \"sd\" or \"icx\", each value a label of ",
+                       "`groups`."), call, arg = "orders")
+  }
+  if (anyDuplicated(unname(orders)) || !setequal(unname(orders), labels)) {
+    abort_input(sprintf(paste0("`orders` must name one order for each group of `groups` ",
+                               "(%s), and no other: it has %s."),
+                        paste(format(labels), collapse = ", "),
+                        paste(names(orders), "=", format(unname(orders)), collapse = ", ")),
+                call, arg = "orders")
+  }
+  if (!is.logical(decreasing) || anyNA(decreasing) ||
+      !length(decreasing) %in% c(1L, d)) {
+    abort_input(sprintf(paste0("`decreasing` must be TRUE or FALSE, or one of them for ",
+                               "each of the %.0f covariates."), d), call, arg = "decreasing")
+  }
+  if (!is.null(names(decreasing)) && length(decreasing) == d) {
+    if (!setequal(names(decreasing), cols) || anyDuplicated(names(decreasing))) {
+      abort_input("The names of `decreasing` must be the covariates, each once.", call,
+                  arg = "decreasing")
+    }
+    decreasing <- decreasing[cols]
+  }
+  decreasing <- stats::setNames(rep_len(unname(decreasing), d), cols)
+  group <- match(unname(groups), labels)
+  order <- names(orders)[match(labels, unname(orders))]
+  for (g in seq_along(labels)) {
+    members <- which(group == g)
+    if (order[g] != "comp" && length(unique(decreasing[members])) > 1L) {
+      abort_input(sprintf(paste0("The covariates of group %s (ordered by \"%s\") must be ",
+                                 "all increasing or all decreasing: `decreasing` gives ",
+                                 "both."), format(labels[g]), order[g]), call,
+                  arg = "decreasing")
+    }
+  }
+  list(cols = cols, group = group, order = order, labels = labels,
+       sign = ifelse(decreasing, -1, 1), groups = groups,
+       orders = orders, decreasing = decreasing)
+}
+
+# "comp(Temp, Wind)", "icx(P1, ..., P50) decreasing".
+idr_po_describe <- function(spec) {
+  parts <- vapply(seq_along(spec$order), function(g) {
+    m <- spec$cols[spec$group == g]
+    shown <- if (length(m) > 4L) c(m[1:2], "...", m[length(m)]) else m
+    dec <- spec$sign[spec$group == g] < 0
+    suffix <- if (spec$order[g] == "comp" && any(dec) && !all(dec)) {
+      sprintf(" (decreasing in %s)", paste(m[dec], collapse = ", "))
+    } else if (all(dec)) " decreasing" else ""
+    sprintf("%s(%s)%s", spec$order[g], paste(shown, collapse = ", "), suffix)
+  }, "")
+  paste(parts, collapse = " x ")
+}
+
+# The representation of rows of the covariates X (a data frame of finite
+# numbers, in the columns of spec): list(P, the values after the groups'
+# transforms, in the covariates' units; Z, the coordinates compared, P with
+# the decreasing ones negated, -0 as 0).
+idr_po_prepare <- function(X, spec, call) {
+  P <- matrix(as.double(unlist(X, use.names = FALSE)), nrow(X), ncol(X),
+              dimnames = list(NULL, spec$cols))
+  n <- nrow(P)
+  for (g in seq_along(spec$order)) {
+    members <- which(spec$group == g)
+    k <- length(members)
+    if (spec$order[g] == "comp" || k < 2L || n == 0L) next
+    v <- as.vector(t(P[, members, drop = FALSE]))
+    o <- order(rep(seq_len(n), each = k), -v, method = "radix")
+    S <- t(matrix(v[o], k, n))
+    if (spec$order[g] == "icx") {
+      for (j in seq_len(k - 1L)) S[, j + 1L] <- S[, j] + S[, j + 1L]
+      if (any(!is.finite(S))) {
+        abort_input(sprintf(paste0("The partial sums of the covariates of group %s ",
+                                   "(the \"icx\" order) exceed the largest double: ",
+                                   "divide them by a constant."), format(spec$labels[g])),
+                    call)
+      }
+    }
+    P[, members] <- S
+  }
+  Z <- sweep(P, 2L, spec$sign, "*") + 0
+  list(P = P, Z = Z)
+}
+
+# The fit on several covariates; `input` from idr_observations_input() with
+# `x` a data frame, `spec` from idr_po_spec().
+idr_po <- function(input, spec, thresholds, device, call, ecall) {
+  y <- input$y
+  X <- input$x
+  w <- input$w
+  keep <- if (!is.null(w) && any(w == 0)) which(w > 0)
+  Xk <- if (is.null(keep)) X else X[keep, , drop = FALSE]
+  yk <- if (is.null(keep)) y else y[keep]
+  wk <- if (is.null(keep)) w else w[keep]
+  if (!is.null(wk)) wk <- scale_weights(wk)
+  if (identical(device, "gpu")) {
+    abort_input(paste0("The GPU engine fits IDR on one covariate: with several, use ",
+                       "`device = \"cpu\"` (or `\"auto\"`)."), ecall, arg = "device")
+  }
+  resolve_device(device, 0, ecall)
+  thresholds <- idr_thresholds(thresholds, yk, ecall)
+  K <- length(thresholds)
+  pr <- idr_po_prepare(Xk, spec, ecall)
+  Z <- pr$Z
+  # the distinct points, numbered in lexicographic order
+  lex <- do.call(order, c(unname(lapply(seq_len(ncol(Z)), function(c) Z[, c])),
+                          list(method = "radix")))
+  Zs <- Z[lex, , drop = FALSE]
+  first <- c(TRUE, if (nrow(Zs) > 1L)
+    rowSums(Zs[-1L, , drop = FALSE] != Zs[-nrow(Zs), , drop = FALSE]) > 0)
+  node_lex <- integer(length(lex))
+  node_lex[lex] <- cumsum(first)
+  m <- sum(first)
+  Zd <- Zs[first, , drop = FALSE]
+  Pd <- pr$P[lex[first], , drop = FALSE]
+  edges <- .Call(ffi_poset_comp_edges, Zd, seq_len(m))
+  kcode <- findInterval(yk, thresholds, left.open = TRUE)
+  threads <- resolve_threads()
+  # the nodes stored in the order of their CDFs at a few thresholds, so
+  # that each threshold's level sets are runs (few blocks)
+  perm <- idr_po_storage_order(node_lex - 1L, kcode, wk, m, K, edges, threads)
+  rank <- integer(m)
+  rank[perm] <- seq_len(m)
+  node <- rank[node_lex] - 1L
+  from <- rank[edges$from + 1L] - 1L
+  to <- rank[edges$to + 1L] - 1L
+  res <- .Call(ffi_idr_po_fit, node, kcode, wk, as.double(m), as.double(K), from, to,
+               threads)
+  weight <- if (is.null(wk)) as.double(tabulate(node + 1L, m))
+            else as.vector(rowsum(if (is.null(keep)) w else w[keep], node + 1L,
+                                  reorder = TRUE))
+  if (any(!is.finite(weight))) {
+    abort_overflow(sprintf(paste0("The weights of the observations at one covariate point ",
+                                  "sum to more than the largest double (%s): divide the ",
+                                  "weights by a constant, which leaves the fit as it is."),
+                           format(.Machine$double.xmax)), ecall)
+  }
+  obs_node <- rep.int(NA_integer_, length(y))
+  obs_node[if (is.null(keep)) seq_along(y) else keep] <- node
+  xs <- as.data.frame(Pd[perm, , drop = FALSE])
+  fit <- list(
+    x = xs, weight = weight, thresholds = thresholds,
+    ptr = res$ptr, start = res$start, value = res$value, npoints = m,
+    n = length(y), yname = input$yname, xname = input$xname,
+    order = idr_po_describe(spec), spec = spec,
+    groups = spec$groups, orders = spec$orders, decreasing = spec$decreasing,
+    z = Zd[perm, , drop = FALSE], lex = rank,
+    edges = list(from = from + 1L, to = to + 1L),
+    clim = idr_climatology(yk, wk, thresholds),
+    device = "cpu", call = call,
+    data = list(x = X, y = y, weights = w, names = input$names, node = obs_node))
+  fit$na.action <- input$na.action
+  fit$terms <- input$terms
+  structure(fit, class = c("gpuiso_idr_po", "gpuiso_idr"))
+}
+
+# A permutation of the m nodes (1-based, numbered in lexicographic order):
+# by their CDFs summed over at most 9 thresholds spread over the K, largest
+# first (the CDFs decrease up the order, so this is a linear extension of
+# it), ties in lexicographic order.
+idr_po_storage_order <- function(node, kcode, w, m, K, edges, threads) {
+  sel <- unique(as.integer(round(seq(0, K - 1, length.out = min(K, 9L)))))
+  kc <- findInterval(kcode, sel, left.open = TRUE)
+  Kc <- length(sel)
+  res <- .Call(ffi_idr_po_fit, node, kc, w, as.double(m), as.double(Kc), edges$from,
+               edges$to, threads)
+  F <- .Call(ffi_idr_cdf, res$ptr, res$start, res$value, as.double(m),
+             seq_len(m) - 1L, numeric(m), seq_len(Kc) - 1L, FALSE)
+  order(-rowSums(F), seq_len(m))
+}
+
+# The (weighted) empirical CDF of y at the thresholds: the prediction at a
+# point comparable to no fitted point.
+idr_climatology <- function(y, w, thresholds) {
+  k <- findInterval(y, thresholds, left.open = TRUE) + 1L
+  K <- length(thresholds)
+  s <- if (is.null(w)) tabulate(k, K) else as.vector(tapply(w, factor(k, seq_len(K)), sum,
+                                                             default = 0))
+  out <- cumsum(s) / sum(s)
+  out[K] <- 1
+  pmin(out, 1)
+}
+
+#' @export
+predict.gpuiso_idr_po <- function(object, newdata = NULL, data = NULL, ...) {
+  check_dots(..., fn = "predict()")
+  call <- sys.call()
+  arg <- "newdata"
+  if (!is.null(data)) {
+    if (!is.null(newdata)) {
+      abort_input(paste0("Give the new covariate values as `newdata` or as ",
+                         "`data` (the spelling of 'isodistrreg'), not both."),
+                  call)
+    }
+    newdata <- data
+    arg <- "data"
+  }
+  if (is.null(newdata)) {
+    node <- object$data$node
+    p <- if (!anyNA(node)) {
+      new_idr_pred(object, object$data$x, node, numeric(length(node)), object$data$names)
+    } else {
+      idr_po_predict(object, object$data$x, object$data$names, call)
+    }
+    if (inherits(object$na.action, "exclude")) p <- idr_pad(p, object$na.action)
+    return(p)
+  }
+  nd <- idr_po_newdata(newdata, object, arg, call)
+  idr_po_predict(object, nd$x, nd$names, call)
+}
+
+# Predictions at the rows of X (a data frame of the fit's covariates, NA
+# allowed: a missing prediction).
+idr_po_predict <- function(object, X, names, call) {
+  q <- nrow(X)
+  ok <- which(stats::complete.cases(X))
+  j <- rep.int(NA_integer_, q)
+  tab <- list(ptr = c(0, rep(0, length(object$thresholds))), start = integer(),
+              value = numeric(), npoints = 0, thresholds = object$thresholds,
+              yname = object$yname, xname = object$xname)
+  if (length(ok)) {
+    Z <- idr_po_prepare(X[ok, , drop = FALSE], object$spec, call)$Z
+    r <- .Call(ffi_idr_po_predict, object$ptr, object$start, object$value, object$z,
+               object$lex, Z, object$clim, resolve_threads())
+    tab$ptr <- r$ptr
+    tab$start <- r$start
+    tab$value <- r$value
+    tab$npoints <- length(ok)
+    tab$below <- r$nbelow
+    tab$above <- r$nabove
+    j[ok] <- r$pos
+  }
+  new_idr_pred(tab, X, j, numeric(q), names)
+}
+
+# New covariate values for a fit on several covariates: a data frame (or
+# matrix, or list) with the fit's covariates as columns (for a fit from a
+# formula, the variables of its terms, evaluated as in the fit). Returns
+# list(x = a data frame of the covariates, NA allowed; names).
+idr_po_newdata <- function(newdata, fit, arg, call) {
+  if (is.list(newdata) && !is.data.frame(newdata)) {
+    newdata <- tryCatch(as.data.frame(newdata, optional = TRUE), error = function(e) {
+      abort_input(sprintf("`%s` must be a data frame, a matrix or a list of columns of equal length.",
+                          arg), call)
+    })
+  }
+  if (!is.data.frame(newdata) && !is.matrix(newdata)) {
+    abort_input(sprintf(paste0("`%s` must be a data frame or a matrix with the fit's ",
+                               "covariates (%s) as columns, not %s."),
+                        arg, paste0("`", fit$spec$cols, "`", collapse = ", "),
+                        describe_type(newdata)), call)
+  }
+  names <- observation_names(newdata)
+  if (is.matrix(newdata)) newdata <- as.data.frame(newdata, optional = TRUE)
+  cols <- fit$spec$cols
+  tt <- fit$terms
+  if (!is.null(tt)) {
+    rhs <- stats::delete.response(tt)
+    vars <- all.vars(rhs)
+    if (!all(vars %in% names(newdata))) {
+      abort_input(sprintf("`%s` must have the columns %s, the covariates of the fit.",
+                          arg, paste0("`", vars, "`", collapse = ", ")), call)
+    }
+    frame <- tryCatch(stats::model.frame(rhs, newdata, na.action = stats::na.pass),
+                      error = function(e) {
+      abort_input(sprintf("The covariates could not be evaluated in `%s`: %s", arg,
+                          conditionMessage(e)), call)
+    })
+    X <- as.data.frame(frame[cols])
+  } else {
+    miss <- setdiff(cols, names(newdata))
+    if (length(miss)) {
+      abort_input(sprintf("`%s` must have the columns %s, the covariates of the fit: %s %s missing.",
+                          arg, paste0("`", cols, "`", collapse = ", "),
+                          paste0("`", miss, "`", collapse = ", "),
+                          if (length(miss) == 1L) "is" else "are"), call)
+    }
+    X <- newdata[cols]
+  }
+  for (c in cols) {
+    v <- X[[c]]
+    if (is.factor(v) || !(is.numeric(v) || is.logical(v)) || is.matrix(v)) {
+      abort_input(sprintf("The column `%s` of `%s` must be numbers, not %s.", c, arg,
+                          describe_type(v)), call)
+    }
+    X[[c]] <- check_values_or_na(as.vector(v), sprintf("%s$%s", arg, c), call)
+  }
+  row.names(X) <- NULL
+  list(x = X, names = names)
+}
+
+#' @export
+print.gpuiso_idr_po <- function(x, ...) {
+  check_dots(..., fn = "print()")
+  cat(idr_title(x), "\n", sep = "")
+  cat("Call: ", paste(deparse(x$call), collapse = "\n"), "\n\n", sep = "")
+  cat(count_noun(x$n, "observation"), idr_na_note(x$na.action), "\n", sep = "")
+  cat(sprintf("%s of %s under the order %s (%s), %s of %s\n",
+              count_noun(x$npoints, "distinct point"), x$xname, x$order,
+              count_noun(length(x$edges$from), "covering pair"),
+              count_noun(length(x$thresholds), "threshold"), x$yname))
+  nb <- idr_nblocks(x)
+  cat(sprintf("%s (%s per threshold on average); engine: %s\n",
+              count_noun(sum(nb), "block"),
+              format(mean(nb), digits = 3L, nsmall = 1L), x$device))
+  invisible(x)
+}
+
+#' @export
+plot.gpuiso_idr_po <- function(x, type = c("cdf", "surface"), at = NULL,
+                               col = NULL, main = NULL, xlab = NULL, ylab = NULL,
+                               key = TRUE, ...) {
+  check_graphics_dots(..., fn = "plot()")
+  call <- sys.call()
+  type <- check_choice(type, c("cdf", "surface"), "type", call)
+  if (type == "surface") {
+    abort_input(paste0("`type = \"surface\"` draws the CDF over one covariate: this fit ",
+                       "has several. Draw the CDFs at some points with `type = \"cdf\"`."),
+                call, arg = "type")
+  }
+  if (is.null(at)) {
+    # five fitted points from the largest CDFs to the smallest
+    m <- x$npoints
+    j <- unique(as.integer(round(stats::quantile(seq_len(m) - 1L, c(0.1, 0.3, 0.5, 0.7, 0.9),
+                                                 names = FALSE))))
+    p <- new_idr_pred(x, idr_x_rows(x$x, j + 1L), j, numeric(length(j)), NULL)
+  } else {
+    p <- predict(x, at)
+  }
+  plot.gpuiso_idr_pred(p, index = seq_along(p), col = col,
+                       main = if (is.null(main)) "IDR predictive CDFs" else main,
+                       xlab = xlab, ylab = ylab, legend_title = x$xname, ...)
+  invisible(x)
+}

@@ -1,0 +1,152 @@
+/* .Call glue for isotonic distributional regression on a partial order
+ * (core/idr_poset.c, core/idr_po_predict.c): the fit of all thresholds and
+ * the predictions at new points. The R layer has validated the data. */
+#include <stdlib.h>
+#include "gpuiso.h"
+
+typedef struct {
+  SEXP node, kcode, from, to;
+  const double *w;
+  gi_idx n, m, K, ne;
+  int threads;
+  gi_idr_po *S;
+} po_job;
+
+static SEXP po_body(void *data)
+{
+  po_job *j = (po_job *) data;
+  gi_status r = gi_idr_po_begin(j->n, INTEGER(j->node), INTEGER(j->kcode), j->w, j->m, j->K,
+                                INTEGER(j->from), INTEGER(j->to), j->ne, j->threads, &j->S);
+  while (r == GI_OK && !gi_idr_po_done(j->S)) {
+    r = gi_idr_po_step(j->S);
+    if (r == GI_OK && !gi_idr_po_done(j->S) && gi_poll_now()) r = GI_ERR_INTERRUPT;
+  }
+  if (r == GI_ERR_INTERRUPT || gi_stop_requested()) gi_abort_interrupt();
+  if (r != GI_OK)
+    gi_abort("memory", NULL, 0, "Not enough memory for the IDR fit of %lld points and "
+             "%lld thresholds on a partial order.", (long long) j->m, (long long) j->K);
+  gi_idr_po *S = j->S;
+  gi_idx nb = gi_idr_po_nblocks(S);
+  const char *names[] = {"ptr", "start", "value", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, gi_real_vector(gi_idr_po_ptr(S), (R_xlen_t) j->K + 1));
+  SET_VECTOR_ELT(out, 1, gi_int_vector(gi_idr_po_starts(S), (R_xlen_t) nb));
+  SET_VECTOR_ELT(out, 2, gi_real_vector(gi_idr_po_values(S), (R_xlen_t) nb));
+  UNPROTECT(1);
+  return out;
+}
+
+static void po_cleanup(void *data, Rboolean jump)
+{
+  (void) jump;
+  po_job *j = (po_job *) data;
+  gi_idr_po_free(j->S);
+  j->S = NULL;
+}
+
+/* node, kcode: integer vectors of one length (0-based node of each
+ * observation, 0-based switch-on threshold); w NULL or doubles; m, K
+ * scalars; from, to: the covering edges (0-based, from below to). Returns
+ * list(ptr, start, value) as ffi_idr_fit() does, over the nodes. */
+SEXP ffi_idr_po_fit(SEXP node, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP from, SEXP to,
+                    SEXP threads)
+{
+  po_job j;
+  R_xlen_t n = gi_idr_args(node, kcode, m, K, &j.m, &j.K);
+  if (TYPEOF(from) != INTSXP || TYPEOF(to) != INTSXP || Rf_xlength(to) != Rf_xlength(from))
+    gi_internal_error("from and to must be integer vectors of one length");
+  j.ne = (gi_idx) Rf_xlength(from);
+  const int *nd = INTEGER(node), *kc = INTEGER(kcode), *f = INTEGER(from), *t = INTEGER(to);
+  for (R_xlen_t i = 0; i < n; i++)
+    if (nd[i] < 0 || nd[i] >= j.m || kc[i] < 0 || kc[i] >= j.K)
+      gi_internal_error("a node or threshold index is out of range");
+  for (gi_idx e = 0; e < j.ne; e++)
+    if (f[e] < 0 || f[e] >= j.m || t[e] < 0 || t[e] >= j.m)
+      gi_internal_error("an edge names a node out of range");
+  j.node = node;
+  j.kcode = kcode;
+  j.from = from;
+  j.to = to;
+  j.n = (gi_idx) n;
+  j.w = gi_weights_arg(w, n);
+  j.threads = Rf_asInteger(threads);
+  j.S = NULL;
+  gi_begin_work();
+  SEXP cont = PROTECT(R_MakeUnwindCont());
+  SEXP out = R_UnwindProtect(po_body, &j, po_cleanup, &j, cont);
+  UNPROTECT(1);
+  return out;
+}
+
+typedef struct {
+  double *ptr, *value;
+  int *start;
+  gi_idx nb, K;
+  SEXP pos, nbelow, nabove;
+} po_pred;
+
+static SEXP pred_result(void *data)
+{
+  po_pred *P = (po_pred *) data;
+  const char *names[] = {"ptr", "start", "value", "pos", "nbelow", "nabove", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, gi_real_vector(P->ptr, (R_xlen_t) P->K + 1));
+  SET_VECTOR_ELT(out, 1, gi_int_vector(P->start, (R_xlen_t) P->nb));
+  SET_VECTOR_ELT(out, 2, gi_real_vector(P->value, (R_xlen_t) P->nb));
+  SET_VECTOR_ELT(out, 3, P->pos);
+  SET_VECTOR_ELT(out, 4, P->nbelow);
+  SET_VECTOR_ELT(out, 5, P->nabove);
+  UNPROTECT(1);
+  return out;
+}
+
+static void pred_free(void *data)
+{
+  po_pred *P = (po_pred *) data;
+  free(P->ptr);
+  free(P->start);
+  free(P->value);
+}
+
+/* The fit's blocks (ptr, start, value over m points), its points Z (m x d
+ * double matrix) and their lexicographic order lex (1-based), new points
+ * X (q x d), the climatological CDF clim (K). Returns the predictions as
+ * blocks over q points, each prediction's position pos (0-based) and its
+ * numbers of bounding points below and above. */
+SEXP ffi_idr_po_predict(SEXP ptr, SEXP start, SEXP value, SEXP Z, SEXP lex, SEXP X,
+                        SEXP clim, SEXP threads)
+{
+  SEXP m = PROTECT(Rf_ScalarReal((double) Rf_nrows(Z)));
+  gi_idr_view f = gi_idr_view_arg(ptr, start, value, m);
+  UNPROTECT(1);
+  SEXP dz = Rf_getAttrib(Z, R_DimSymbol), dx = Rf_getAttrib(X, R_DimSymbol);
+  if (TYPEOF(Z) != REALSXP || TYPEOF(X) != REALSXP || TYPEOF(dz) != INTSXP ||
+      TYPEOF(dx) != INTSXP || INTEGER(dz)[1] != INTEGER(dx)[1] ||
+      TYPEOF(lex) != INTSXP || Rf_xlength(lex) != f.m || TYPEOF(clim) != REALSXP ||
+      Rf_xlength(clim) != f.K)
+    gi_internal_error("malformed partial-order prediction arguments");
+  int d = INTEGER(dz)[1];
+  gi_idx q = INTEGER(dx)[0];
+  int *l0 = (int *) R_alloc((size_t) (f.m > 0 ? f.m : 1), sizeof(int));
+  for (gi_idx i = 0; i < f.m; i++) {
+    int v = INTEGER(lex)[i];
+    if (v < 1 || v > f.m) gi_internal_error("lex out of range");
+    l0[i] = v - 1;
+  }
+  po_pred P = {NULL, NULL, NULL, 0, f.K, R_NilValue, R_NilValue, R_NilValue};
+  P.pos = PROTECT(Rf_allocVector(INTSXP, q));
+  P.nbelow = PROTECT(Rf_allocVector(INTSXP, q));
+  P.nabove = PROTECT(Rf_allocVector(INTSXP, q));
+  gi_begin_work();
+  gi_status st = gi_idr_po_predict(&f, REAL(Z), d, l0, REAL(X), q, REAL(clim),
+                                   Rf_asInteger(threads), INTEGER(P.nbelow),
+                                   INTEGER(P.nabove), INTEGER(P.pos), &P.ptr, &P.start,
+                                   &P.value, &P.nb);
+  if (st == GI_ERR_INTERRUPT) gi_abort_interrupt();
+  if (st != GI_OK)
+    gi_abort("memory", NULL, 0, "Not enough memory for %lld IDR predictions.",
+             (long long) q);
+  SEXP out = R_ExecWithCleanup(pred_result, &P, pred_free, &P);
+  UNPROTECT(3);
+  return out;
+}
