@@ -58,7 +58,7 @@ idr_formula_input <- function(mcall, formula, na.action, env, call) {
     args = c(y = deparse1(formula[[2L]]), x = paste(labels, collapse = "`, `"),
              w = "weights"),
     na.action = na.action, names = if (!automatic) rn,
-    yname = deparse1(formula[[2L]]), xname = paste(labels, collapse = ", "),
+    yname = deparse1(formula[[2L]]), xname = idr_xname(labels),
     terms = tt, call = call)
 }
 
@@ -83,7 +83,7 @@ idr_default_input <- function(y, X, weights, na.action, yexpr, xexpr, call) {
       X <- if (is.data.frame(X)) X[[1L]] else X[, 1L]
     } else {
       X <- idr_covariate_frame(X, call)
-      xname <- paste(names(X), collapse = ", ")
+      xname <- idr_xname(names(X))
     }
   }
   if (is.matrix(y)) y <- y[, 1L]
@@ -91,6 +91,13 @@ idr_default_input <- function(y, X, weights, na.action, yexpr, xexpr, call) {
                          args = c(y = "y", x = "X", w = "weights"),
                          na.action = na.action, names = names, yname = yname,
                          xname = xname, terms = NULL, call = call)
+}
+
+# The name of several covariates for titles: "Temp, Wind", or
+# "m1, m2, ..., m50" for more than four.
+idr_xname <- function(cols) {
+  if (length(cols) > 4L) cols <- c(cols[1:2], "...", cols[length(cols)])
+  paste(cols, collapse = ", ")
 }
 
 # Several covariates as a data frame with unique, non-empty column names

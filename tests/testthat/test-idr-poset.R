@@ -327,3 +327,44 @@ test_that("plots and printing of a fit on several covariates", {
   expect_s3_class(fitted(fit), "gpuiso_idr_pred")
   expect_identical(nobs(fit), fit$n)
 })
+
+test_that("idrbag() averages the subsample fits' CDFs on the grid", {
+  aqc <- aq[complete.cases(aq[c("Ozone", "Temp", "Wind")]), ]
+  X <- aqc[c("Temp", "Wind")]
+  new <- data.frame(Temp = c(60, 75, 90, NA), Wind = c(15, 9, 4, 3))
+  grid <- sort(unique(aqc$Ozone))
+  set.seed(42)
+  p <- idrbag(aqc$Ozone, X, newdata = new, b = 6, p = 0.6, decreasing = c(FALSE, TRUE))
+  # the same draws by hand
+  set.seed(42)
+  n <- nrow(aqc)
+  G <- 0
+  for (r in 1:6) {
+    s <- sample.int(n, ceiling(0.6 * n))
+    f <- idr(aqc$Ozone[s], X[s, ], decreasing = c(FALSE, TRUE))
+    G <- G + cdf(predict(f, new), grid)
+  }
+  expect_equal(cdf(p, grid), G / 6, tolerance = 1e-15)
+  expect_true(all(is.na(cdf(p, 50)[4, ])))
+  expect_equal(unname(qpred(p, 0.5)[1:3, 1]),
+               vapply(1:3, function(i) grid[which(G[i, ] / 6 >= 0.5)[1L]], 0))
+  expect_length(crps(p, c(10, 40, 90, 20)), 4L)
+  # one covariate, with replacement and linear interpolation
+  set.seed(3)
+  p1 <- idrbag(aqc$Ozone, aqc$Temp, newdata = c(65, 80), b = 3, p = 1, replace = TRUE,
+               interpolation = "linear", grid = c(20, 50, 100))
+  set.seed(3)
+  G1 <- 0
+  for (r in 1:3) {
+    s <- sample.int(n, n, replace = TRUE)
+    G1 <- G1 + cdf(predict(idr(aqc$Ozone[s], aqc$Temp[s]), c(65, 80),
+                           interpolation = "linear"), c(20, 50, 100, max(aqc$Ozone)))
+  }
+  expect_equal(unname(cdf(p1, c(20, 50, 100, max(aqc$Ozone)))), unname(G1 / 3))
+  e <- function(expr, pattern) expect_error(expr, pattern, class = "gpuiso_error_input")
+  e(idrbag(aqc$Ozone, X, b = 2, p = 0.5), "`newdata` is missing")
+  e(idrbag(aqc$Ozone, X, newdata = new, b = 0, p = 0.5), "`b`")
+  e(idrbag(aqc$Ozone, X, newdata = new, b = 2, p = 1.5), "`p` must be one number in \\(0, 1\\]")
+  e(idrbag(aqc$Ozone, X, newdata = new, b = 2, p = 0.001), "too small")
+  e(idrbag(aqc$Ozone, X, newdata = new, b = 2, p = 0.5, replace = NA), "`replace`")
+})
