@@ -22,7 +22,7 @@ idr_formula_input <- function(mcall, formula, na.action, env, call) {
     args[args == "X"] <- "data"
     names(mcall) <- args
   }
-  mf <- mcall[c(1L, match(c("y", "data", "weights"), args, 0L))]
+  mf <- mcall[c(1L, match(c("y", "data", "weights", "by"), args, 0L))]
   names(mf)[names(mf) == "y"] <- "formula"
   mf[[1L]] <- quote(stats::model.frame)
   mf$na.action <- quote(stats::na.pass)
@@ -54,9 +54,9 @@ idr_formula_input <- function(mcall, formula, na.action, env, call) {
   idr_observations_input(
     y = stats::model.response(frame, "any"),
     x = if (length(labels) == 1L) frame[[labels]] else as.data.frame(frame[labels]),
-    w = stats::model.weights(frame),
+    w = stats::model.weights(frame), by = frame[["(by)"]],
     args = c(y = deparse1(formula[[2L]]), x = paste(labels, collapse = "`, `"),
-             w = "weights"),
+             w = "weights", by = "by"),
     na.action = na.action, names = if (!automatic) rn,
     yname = deparse1(formula[[2L]]), xname = idr_xname(labels),
     terms = tt, call = call)
@@ -64,7 +64,7 @@ idr_formula_input <- function(mcall, formula, na.action, env, call) {
 
 # The default interface: vectors y and X (X may be a one-column matrix or
 # data frame), weights NULL or a vector.
-idr_default_input <- function(y, X, weights, na.action, yexpr, xexpr, call) {
+idr_default_input <- function(y, X, weights, na.action, yexpr, xexpr, call, by = NULL) {
   if (missing(X)) {
     abort_input(paste0("`X` is missing: give the covariate, or a formula ",
                        "such as `Ozone ~ Temp` with `data`."), call)
@@ -87,8 +87,8 @@ idr_default_input <- function(y, X, weights, na.action, yexpr, xexpr, call) {
     }
   }
   if (is.matrix(y)) y <- y[, 1L]
-  idr_observations_input(y = y, x = X, w = weights,
-                         args = c(y = "y", x = "X", w = "weights"),
+  idr_observations_input(y = y, x = X, w = weights, by = by,
+                         args = c(y = "y", x = "X", w = "weights", by = "by"),
                          na.action = na.action, names = names, yname = yname,
                          xname = xname, terms = NULL, call = call)
 }
@@ -111,8 +111,13 @@ idr_covariate_frame <- function(X, call) {
     X <- as.data.frame(X, optional = TRUE)
   }
   nm <- names(X)
-  if (anyNA(nm) || any(nm == "") || anyDuplicated(nm)) {
-    abort_input("The columns of `X` must have names, each different.", call)
+  if (anyNA(nm) || any(nm == "")) {
+    abort_input("The columns of `X` must have names: some have none.", call)
+  }
+  if (anyDuplicated(nm)) {
+    twice <- nm[anyDuplicated(nm)]
+    abort_input(sprintf(paste0("The columns of `X` must have different names: `%s` ",
+                               "names %.0f of them."), twice, sum(nm == twice)), call)
   }
   X
 }
@@ -122,7 +127,7 @@ idr_covariate_frame <- function(X, call) {
 # covariate (a vector) or a data frame of several, each column checked
 # under its own name.
 idr_observations_input <- function(y, x, w, args, na.action, names, yname,
-                                   xname, terms, call) {
+                                   xname, terms, call, by = NULL) {
   y <- idr_numeric_column(y, args[["y"]], call)
   several <- is.data.frame(x)
   if (several) {
@@ -143,10 +148,19 @@ idr_observations_input <- function(y, x, w, args, na.action, names, yname,
     w <- check_obs_weights(idr_one_column(w, args[["w"]], call), y, args[["y"]], call,
                            arg = args[["w"]], na_ok = TRUE)
   }
+  if (!is.null(by)) {
+    if (!is.atomic(by) || !is.null(dim(by)) || length(by) != length(y)) {
+      abort_input(sprintf(paste0("`%s` must be a vector of one level per observation ",
+                                 "(%.0f), such as a factor or station codes."),
+                          args[["by"]], length(y)), call, arg = args[["by"]])
+    }
+  }
   frame <- data.frame(y = y)
   if (several) frame[paste0("x", seq_along(x))] <- x else frame[["x1"]] <- x
   if (!is.null(w)) frame[["w"]] <- w
-  cols <- c(args[["y"]], xargs, if (!is.null(w)) args[["w"]])
+  if (!is.null(by)) frame[["by"]] <- by
+  cols <- c(args[["y"]], xargs, if (!is.null(w)) args[["w"]],
+            if (!is.null(by)) args[["by"]])
   # the names become row names (which name what na.action drops) when they
   # can: unique and none missing
   as_rows <- !is.null(names) && !anyNA(names) && !anyDuplicated(names)
@@ -182,7 +196,16 @@ idr_observations_input <- function(y, x, w, args, na.action, names, yname,
                   call)
     }
     # what na.action left (na.pass leaves everything): no NA may remain
-    for (v in seq_along(frame)) check_values(frame[[v]], cols[v], call)
+    for (v in seq_along(frame)) {
+      if (names(frame)[v] == "by") {
+        if (anyNA(frame[[v]])) {
+          abort_input(sprintf("`%s` must not be missing: element %.0f is NA.", cols[v],
+                              which(is.na(frame[[v]]))[1L]), call, arg = cols[v])
+        }
+      } else {
+        check_values(frame[[v]], cols[v], call)
+      }
+    }
   }
   w <- frame[["w"]]
   if (!is.null(w)) check_some_weight(w, call, args[["w"]])
@@ -193,7 +216,7 @@ idr_observations_input <- function(y, x, w, args, na.action, names, yname,
     out
   } else frame[["x1"]]
   list(y = frame[["y"]], x = xk, w = w, na.action = na, names = names,
-       yname = yname, xname = xname, terms = terms)
+       yname = yname, xname = xname, terms = terms, by = frame[["by"]])
 }
 
 # A numeric vector (no factor, no matrix of several columns), NA allowed;

@@ -223,6 +223,7 @@ idr_climatology <- function(y, w, thresholds) {
   pmin(out, 1)
 }
 
+#' @rdname predict.gpuiso_idr
 #' @export
 predict.gpuiso_idr_po <- function(object, newdata = NULL, data = NULL, ...) {
   check_dots(..., fn = "predict()")

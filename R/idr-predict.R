@@ -18,6 +18,12 @@
 #' * a missing covariate value gives a missing prediction, whose CDF,
 #'   quantiles and scores are `NA`.
 #'
+#' For a fit on several covariates, new points are predicted by the bounds
+#' rule of 'isodistrreg' (see *Several covariates* in [idr()]);
+#' `interpolation` and `out_of_bounds` do not apply there. For a batch fit
+#' (`idr(..., by = )`), each point is predicted by the fit of its level, by
+#' that fit's rule.
+#'
 #' Nothing is evaluated here: the result keeps the fit and, per prediction,
 #' the index \eqn{j} and the weight \eqn{\lambda}, and the evaluation
 #' functions [cdf()], [qpred()], [crps()], [pit()], [bscore()] and
@@ -99,10 +105,28 @@ predict.gpuiso_idr <- function(object, newdata = NULL,
   p
 }
 
-new_idr_pred <- function(fit, x, j, lambda, names) {
-  structure(list(fit = fit, x = x, j = j, lambda = lambda, names = names),
-            class = "gpuiso_idr_pred")
+# Predictions: each the fitted CDF at 0-based point j of `fit` (mixed with
+# the next point's by lambda), or, for a batch (idr(..., by =)), of fit
+# parts[[part]]; j NA for a missing prediction.
+new_idr_pred <- function(fit, x, j, lambda, names, parts = NULL, part = NULL) {
+  p <- list(fit = fit, x = x, j = j, lambda = lambda, names = names)
+  if (!is.null(parts)) {
+    p$parts <- parts
+    p$part <- part
+  }
+  structure(p, class = "gpuiso_idr_pred")
 }
+
+# The fits of predictions p (unclassed) with the predictions of each:
+# list(list(fit, rows)), one for predictions of one fit, one per fit of a
+# batch.
+idr_pred_parts <- function(p) {
+  if (is.null(p$parts)) return(list(list(fit = p$fit, rows = seq_along(p$j))))
+  lapply(seq_along(p$parts), function(k) list(fit = p$parts[[k]], rows = which(p$part == k)))
+}
+
+# The fit of prediction i.
+idr_pred_fit <- function(p, i) if (is.null(p$parts)) p$fit else p$parts[[p$part[i]]]
 
 # Rows i of covariate values: a vector, or a data frame of several
 # covariates (an NA index gives a row of NA).
@@ -137,7 +161,7 @@ idr_npoints <- function(fit) {
 # Predictions i of p (unclassed): an NA index gives a missing prediction.
 idr_pred_rows <- function(p, i) {
   new_idr_pred(p$fit, idr_x_rows(p$x, i), p$j[i], p$lambda[i],
-               if (!is.null(p$names)) p$names[i])
+               if (!is.null(p$names)) p$names[i], p$parts, p$part[i])
 }
 
 # The in-sample predictions padded back to one per row of the data, with
@@ -153,7 +177,8 @@ idr_pad <- function(p, omit) {
     names <- names[idx]
     names[omit] <- names(omit)
   }
-  new_idr_pred(p$fit, idr_x_rows(p$x, idx), p$j[idx], p$lambda[idx], names)
+  new_idr_pred(p$fit, idr_x_rows(p$x, idx), p$j[idx], p$lambda[idx], names, p$parts,
+               p$part[idx])
 }
 
 #' @export
@@ -172,7 +197,7 @@ length.gpuiso_idr_pred <- function(x) length(unclass(x)$j)
                 sys.call())
   }
   if (is.na(ux$j[i])) return(data.frame(points = NA_real_, cdf = NA_real_))
-  fit <- ux$fit
+  fit <- idr_pred_fit(ux, i)
   K <- length(fit$thresholds)
   g <- idr_eval(fit, rep(ux$j[i], K), rep(ux$lambda[i], K), seq_len(K) - 1L)
   jump <- c(g[1L] > 0, diff(g) > 0)
@@ -206,9 +231,13 @@ print.gpuiso_idr_pred <- function(x, ...) {
   fit <- ux$fit
   n <- length(ux$j)
   nmiss <- sum(is.na(ux$j))
-  cat(sprintf("IDR predictions: %s of %s given %s, on %s%s\n",
+  cat(sprintf("IDR predictions: %s of %s given %s, %s%s\n",
               count_noun(n, "predictive CDF"), fit$yname, fit$xname,
-              count_noun(length(fit$thresholds), "threshold"),
+              if (is.null(ux$parts)) {
+                paste("on", count_noun(length(fit$thresholds), "threshold"))
+              } else {
+                paste("from", count_noun(length(ux$parts), "fit"), "of a batch")
+              },
               if (nmiss) sprintf(" (%.0f missing)", nmiss) else ""))
   first <- which(!is.na(ux$j))[1L]
   if (!is.na(first)) {
@@ -262,11 +291,13 @@ plot.gpuiso_idr_pred <- function(x, index = 1L, col = NULL,
   xlim <- c(max(t[1L] - pad, -big), min(t[length(t)] + pad, big))
   graphics::plot(xlim, c(0, 1), type = "n", main = main, xlab = xlab, ylab = ylab, ...)
   graphics::abline(h = c(0, 1), col = "grey80", lty = 3)
-  K <- length(t)
   for (a in seq_along(idx)) {
     i <- idx[a]
-    g <- idr_eval(fit, rep(ux$j[i], K), rep(ux$lambda[i], K), seq_len(K) - 1L)
-    graphics::lines(c(xlim[1L], t, xlim[2L]), c(0, g, 1), type = "s",
+    fi <- idr_pred_fit(ux, i)
+    ti <- fi$thresholds
+    Ki <- length(ti)
+    g <- idr_eval(fi, rep(ux$j[i], Ki), rep(ux$lambda[i], Ki), seq_len(Ki) - 1L)
+    graphics::lines(c(xlim[1L], ti, xlim[2L]), c(0, g, 1), type = "s",
                     col = col[a], lwd = 2)
   }
   if (is.null(legend_title)) legend_title <- fit$xname

@@ -83,12 +83,14 @@ cdf <- function(predictions, thresholds) {
 # for missing predictions.
 idr_cdf_matrix <- function(p, z, labels) {
   out <- idr_matrix(p, labels)
-  ok <- which(!is.na(p$j))
-  if (length(ok) && length(z)) {
-    kz <- findInterval(z, p$fit$thresholds) - 1L
-    out[ok, ] <- .Call(ffi_idr_cdf, p$fit$ptr, p$fit$start, p$fit$value,
-                       idr_npoints(p$fit), p$j[ok], p$lambda[ok],
-                       as.integer(kz), FALSE)
+  if (!length(z)) return(out)
+  for (part in idr_pred_parts(p)) {
+    ok <- part$rows[!is.na(p$j[part$rows])]
+    if (!length(ok)) next
+    f <- part$fit
+    kz <- findInterval(z, f$thresholds) - 1L
+    out[ok, ] <- .Call(ffi_idr_cdf, f$ptr, f$start, f$value, idr_npoints(f), p$j[ok],
+                       p$lambda[ok], as.integer(kz), FALSE)
   }
   out
 }
@@ -118,11 +120,13 @@ qpred <- function(predictions, quantiles) {
 
 idr_quantile_matrix <- function(p, a, labels) {
   out <- idr_matrix(p, labels)
-  ok <- which(!is.na(p$j))
-  if (length(ok) && length(a)) {
-    out[ok, ] <- .Call(ffi_idr_qpred, p$fit$ptr, p$fit$start, p$fit$value,
-                       idr_npoints(p$fit), p$fit$thresholds, p$j[ok],
-                       p$lambda[ok], a)
+  if (!length(a)) return(out)
+  for (part in idr_pred_parts(p)) {
+    ok <- part$rows[!is.na(p$j[part$rows])]
+    if (!length(ok)) next
+    f <- part$fit
+    out[ok, ] <- .Call(ffi_idr_qpred, f$ptr, f$start, f$value, idr_npoints(f),
+                       f$thresholds, p$j[ok], p$lambda[ok], a)
   }
   out
 }
@@ -135,23 +139,25 @@ crps <- function(predictions, y) {
   p <- as_idr_pred(predictions, call)
   y <- idr_observations(y, length(p$j), call)
   out <- rep.int(NA_real_, length(y))
-  ok <- which(!is.na(p$j) & !is.na(y))
-  if (length(ok)) {
-    t <- p$fit$thresholds
+  for (part in idr_pred_parts(p)) {
+    r <- part$rows
+    ok <- r[!is.na(p$j[r]) & !is.na(y[r])]
+    if (!length(ok)) next
+    f <- part$fit
+    t <- f$thresholds
     yo <- y[ok]
     kappa <- findInterval(yo, t, left.open = TRUE)
-    out[ok] <- .Call(ffi_idr_crps, p$fit$ptr, p$fit$start, p$fit$value,
-                     idr_npoints(p$fit), t, p$j[ok], p$lambda[ok], yo,
-                     as.integer(kappa))
-    # the engine gives +Inf for a CRPS beyond the largest double
-    big <- which(is.infinite(out))
-    if (length(big)) {
-      abort_overflow(sprintf(paste0("The CRPS of prediction %.0f at y = %s is larger than ",
-                                    "the largest double (%s): the thresholds and `y` ",
-                                    "spread over more than the range of doubles."),
-                             big[1L], format(y[big[1L]]), format(.Machine$double.xmax)),
-                     call)
-    }
+    out[ok] <- .Call(ffi_idr_crps, f$ptr, f$start, f$value, idr_npoints(f), t, p$j[ok],
+                     p$lambda[ok], yo, as.integer(kappa))
+  }
+  # the engine gives +Inf for a CRPS beyond the largest double
+  big <- which(is.infinite(out))
+  if (length(big)) {
+    abort_overflow(sprintf(paste0("The CRPS of prediction %.0f at y = %s is larger than ",
+                                  "the largest double (%s): the thresholds and `y` ",
+                                  "spread over more than the range of doubles."),
+                           big[1L], format(y[big[1L]]), format(.Machine$double.xmax)),
+                   call)
   }
   names(out) <- p$names
   out
@@ -168,20 +174,25 @@ pit <- function(predictions, y, randomize = TRUE, seed = NULL) {
   seed <- check_seed(seed, call)
   out <- rep.int(NA_real_, length(y))
   names(out) <- p$names
-  ok <- which(!is.na(p$j) & !is.na(y))
-  if (!length(ok)) return(out)
-  t <- p$fit$thresholds
-  yo <- y[ok]
-  j <- p$j[ok]
-  lam <- p$lambda[ok]
-  upper <- idr_eval(p$fit, j, lam, findInterval(yo, t) - 1L)
-  if (randomize) {
-    lower <- idr_eval(p$fit, j, lam, findInterval(yo, t, left.open = TRUE) - 1L)
-    if (!is.null(seed)) set.seed(seed)
-    jump <- lower < upper
-    if (any(jump)) upper[jump] <- stats::runif(sum(jump), lower[jump], upper[jump])
+  lower <- out
+  for (part in idr_pred_parts(p)) {
+    r <- part$rows
+    ok <- r[!is.na(p$j[r]) & !is.na(y[r])]
+    if (!length(ok)) next
+    t <- part$fit$thresholds
+    yo <- y[ok]
+    out[ok] <- idr_eval(part$fit, p$j[ok], p$lambda[ok], findInterval(yo, t) - 1L)
+    if (randomize) {
+      lower[ok] <- idr_eval(part$fit, p$j[ok], p$lambda[ok],
+                            findInterval(yo, t, left.open = TRUE) - 1L)
+    }
   }
-  out[ok] <- upper
+  if (randomize) {
+    # one draw per jump, in the order of the predictions
+    if (!is.null(seed)) set.seed(seed)
+    jump <- which(!is.na(out) & lower < out)
+    if (length(jump)) out[jump] <- stats::runif(length(jump), lower[jump], out[jump])
+  }
   out
 }
 
@@ -279,7 +290,9 @@ pit_hist <- function(pit, breaks = 10, main = "PIT histogram",
 # Predictions from predictions, or from a fit (its in-sample ones).
 as_idr_pred <- function(predictions, call) {
   if (inherits(predictions, "gpuiso_idr_pred")) return(unclass(predictions))
-  if (inherits(predictions, "gpuiso_idr")) return(unclass(predict(predictions)))
+  if (inherits(predictions, c("gpuiso_idr", "gpuiso_idr_by"))) {
+    return(unclass(predict(predictions)))
+  }
   abort_input(sprintf(paste0("`predictions` must be predictions from ",
                              "`predict()` of an `idr()` fit, not %s."),
                       describe_type(predictions)), call)
@@ -287,7 +300,7 @@ as_idr_pred <- function(predictions, call) {
 
 # The observations of a fit, padded like its in-sample predictions.
 idr_default_y <- function(predictions, call) {
-  if (inherits(predictions, "gpuiso_idr")) {
+  if (inherits(predictions, c("gpuiso_idr", "gpuiso_idr_by"))) {
     return(stats::naresid(predictions$na.action, predictions$data$y))
   }
   abort_input("`y` is missing: give one observation per prediction.", call)

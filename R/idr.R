@@ -103,6 +103,19 @@
 #' a coarser `thresholds` grid is the way to bound it for large samples. A
 #' single decreasing covariate also takes this path.
 #'
+#' @section Batches:
+#' With `by`, `idr()` fits one IDR per level of `by` (a station, a lead
+#' time, ...), each on the observations of its level with its own
+#' thresholds (the `thresholds` grid, when given, serves all), and returns
+#' an object of class `"gpuiso_idr_by"`: `fits`, the fits by level (each an
+#' ordinary fit from `idr()`), with `levels`, `n`, `call` and the data. On
+#' one covariate, the sweeps of all levels are one batch of the engine,
+#' spread over its threads (one sweep each); on several, the levels are
+#' fitted in turn, each on the threads. `predict(fit, newdata, by = )`
+#' takes the level of each new point (or a column of `newdata` named like
+#' `by`); the evaluation functions take the predictions of a batch as they
+#' take any others, and `plot(fit, level = )` draws one level's fit.
+#'
 #' @section Missing values:
 #' Rows with a missing value (`NA` or `NaN`) in the response, the covariate
 #' or the weights go through `na.action`, as in [lm()]: [na.omit()] (the
@@ -147,6 +160,9 @@
 #'   a covariate is larger; `TRUE` when it tends to be smaller. One value
 #'   for all covariates, or one per covariate (named by them, or in their
 #'   order); the members of an `"sd"` or `"icx"` group share one.
+#' @param by `NULL`, or a vector of one level per observation (a factor,
+#'   station codes, ...): one IDR fit per level in one call (see *Batches*).
+#'   With a formula, `by` is evaluated in `data`, as `weights` is.
 #' @param na.action What to do with rows that have missing values: a
 #'   function such as [na.omit()] (the default), [na.exclude()] or
 #'   [na.fail()], or its name. See *Missing values*.
@@ -205,10 +221,15 @@
 #'             decreasing = c(Temp = FALSE, Wind = TRUE))
 #' fit3
 #' cdf(predict(fit3, data.frame(Temp = c(70, 90), Wind = c(12, 5))), 60)
+#'
+#' # one fit per month, in one call
+#' fit4 <- idr(Ozone ~ Temp, data = airquality, by = Month)
+#' fit4
+#' cdf(predict(fit4, data.frame(Temp = c(80, 80)), by = c(5, 8)), 50)
 idr <- function(y, X, weights = NULL, thresholds = NULL,
                 device = getOption("gpuiso.device", "auto"), data = NULL,
                 na.action = na.omit, groups = NULL, orders = c(comp = 1),
-                decreasing = FALSE) {
+                decreasing = FALSE, by = NULL) {
   call <- match.call()
   ecall <- sys.call()
   if (inherits(y, "formula")) {
@@ -224,10 +245,14 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
                          "`y` and `X` themselves."), ecall)
     }
     input <- idr_default_input(y, X, weights, na.action, substitute(y),
-                               substitute(X), ecall)
+                               substitute(X), ecall, by = by)
   }
   cols <- if (is.data.frame(input$x)) names(input$x) else input$xname
   spec <- idr_po_spec(cols, groups, orders, decreasing, ecall)
+  if (!is.null(input$by)) {
+    return(idr_by(input, spec, thresholds, device, call, ecall,
+                  byname = if (is.name(call$by)) as.character(call$by) else "by"))
+  }
   if (is.data.frame(input$x) || any(spec$sign < 0)) {
     # several covariates, or a decreasing one: the partial-order fit
     if (!is.data.frame(input$x)) {
@@ -235,31 +260,42 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
     }
     return(idr_po(input, spec, thresholds, device, call, ecall))
   }
-  y <- input$y
-  x <- input$x
-  w <- input$w
-  keep <- if (!is.null(w) && any(w == 0)) which(w > 0)
-  xk <- if (is.null(keep)) x else x[keep]
-  yk <- if (is.null(keep)) y else y[keep]
-  wk <- if (is.null(keep)) w else w[keep]
-  thresholds <- idr_thresholds(thresholds, yk, ecall)
-  device <- resolve_device(device, length(yk), ecall,
+  prob <- idr_one_problem(input, thresholds, ecall)
+  device <- resolve_device(device, length(prob$kcode), ecall,
                            min_n = gpu_min_n("gpuiso.idr_gpu_min_n",
                                              idr_gpu_min_n_default))
+  res <- idr_engine(prob$xcode, prob$kcode, prob$wk, length(prob$xu),
+                    length(prob$thresholds), device)
+  idr_one_object(input, prob, res, call, ecall)
+}
 
+# The problem of a fit on one covariate: the observations of positive
+# weight (wk, NULL for unit weights), their distinct covariate values xu,
+# each one's 0-based index into them (xcode) and the 0-based index of the
+# first threshold >= its y (kcode: where it switches on).
+idr_one_problem <- function(input, thresholds, call) {
+  w <- input$w
+  keep <- if (!is.null(w) && any(w == 0)) which(w > 0)
+  xk <- if (is.null(keep)) input$x else input$x[keep]
+  yk <- if (is.null(keep)) input$y else input$y[keep]
+  wk <- if (is.null(keep)) w else w[keep]
+  thresholds <- idr_thresholds(thresholds, yk, call)
   xu <- sort(unique(xk))
-  xcode <- match(xk, xu) - 1L
-  # 0-based index of the first threshold >= y: when the observation switches on
-  kcode <- findInterval(yk, thresholds, left.open = TRUE)
-  res <- idr_engine(xcode, kcode, wk, length(xu), length(thresholds), device)
-  weight <- if (is.null(wk)) as.double(tabulate(xcode + 1L, length(xu)))
-            else idr_weights(xk, xcode, wk, xu, input$xname, ecall)
+  list(xk = xk, wk = wk, xu = xu, xcode = match(xk, xu) - 1L,
+       kcode = findInterval(yk, thresholds, left.open = TRUE), thresholds = thresholds)
+}
+
+# The fit object of a problem from idr_one_problem() and the engine's
+# blocks `res`.
+idr_one_object <- function(input, prob, res, call, ecall) {
+  weight <- if (is.null(prob$wk)) as.double(tabulate(prob$xcode + 1L, length(prob$xu)))
+            else idr_weights(prob$xk, prob$xcode, prob$wk, prob$xu, input$xname, ecall)
   fit <- list(
-    x = xu, weight = weight, thresholds = thresholds,
+    x = prob$xu, weight = weight, thresholds = prob$thresholds,
     ptr = res$ptr, start = res$start, value = res$value,
-    n = length(y), yname = input$yname, xname = input$xname,
+    n = length(input$y), yname = input$yname, xname = input$xname,
     device = res$device, call = call,
-    data = list(x = x, y = y, weights = w, names = input$names))
+    data = list(x = input$x, y = input$y, weights = input$w, names = input$names))
   fit$na.action <- input$na.action
   fit$terms <- input$terms
   new_gpuiso_idr(fit)

@@ -169,3 +169,95 @@ SEXP ffi_idr_crps(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP thresholds,
   UNPROTECT(1);
   return out;
 }
+
+
+/* IDR batches: one sweep per level, the levels spread over the threads
+ * (each sweep is sequential, so a batch of many small fits scales with the
+ * threads where one fit cannot). The sweeps live until their blocks are
+ * copied into R vectors; the cleanup frees them on every way out. */
+typedef struct {
+  int L;
+  const int *K;
+  gi_idr_sweep **S;
+} idr_batch;
+
+static void idr_batch_free(void *data)
+{
+  idr_batch *b = (idr_batch *) data;
+  for (int l = 0; l < b->L; l++) gi_idr_free(b->S[l]);
+}
+
+static SEXP idr_batch_result(void *data)
+{
+  idr_batch *b = (idr_batch *) data;
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, b->L));
+  const char *names[] = {"ptr", "start", "value", ""};
+  for (int l = 0; l < b->L; l++) {
+    gi_idr_sweep *S = b->S[l];
+    gi_idx nb = gi_idr_nblocks(S);
+    SEXP one = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(one, 0, gi_real_vector(gi_idr_ptr(S), (R_xlen_t) b->K[l] + 1));
+    SET_VECTOR_ELT(one, 1, gi_int_vector(gi_idr_starts(S), (R_xlen_t) nb));
+    SET_VECTOR_ELT(one, 2, gi_real_vector(gi_idr_values(S), (R_xlen_t) nb));
+    SET_VECTOR_ELT(out, l, one);
+    UNPROTECT(1);
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+/* xcode, kcode, w as for ffi_idr_fit(), the observations of level l at
+ * off[l] .. off[l + 1] - 1 (xcode and kcode within the level: 0-based
+ * indices into its m[l] covariate values and K[l] thresholds). Returns a
+ * list of list(ptr, start, value), one per level. */
+SEXP ffi_idr_fit_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
+                       SEXP threads)
+{
+  if (TYPEOF(xcode) != INTSXP || TYPEOF(kcode) != INTSXP || TYPEOF(off) != INTSXP ||
+      TYPEOF(m) != INTSXP || TYPEOF(K) != INTSXP || Rf_xlength(xcode) != Rf_xlength(kcode) ||
+      Rf_xlength(m) != Rf_xlength(K) || Rf_xlength(off) != Rf_xlength(m) + 1)
+    gi_internal_error("malformed IDR batch arguments");
+  R_xlen_t n = Rf_xlength(xcode);
+  int L = (int) Rf_xlength(m);
+  const int *o = INTEGER(off), *mm = INTEGER(m), *KK = INTEGER(K), *xc = INTEGER(xcode),
+            *kc = INTEGER(kcode);
+  if (o[0] != 0 || o[L] != n) gi_internal_error("off must run from 0 to n");
+  for (int l = 0; l < L; l++) {
+    if (o[l + 1] <= o[l] || mm[l] < 1 || KK[l] < 1)
+      gi_internal_error("every level needs observations, values and thresholds");
+    for (R_xlen_t i = o[l]; i < o[l + 1]; i++)
+      if (xc[i] < 0 || xc[i] >= mm[l] || kc[i] < 0 || kc[i] > KK[l])
+        gi_internal_error("a covariate or threshold index is out of range");
+  }
+  const double *wp = gi_weights_arg(w, n);
+  idr_batch b = {L, KK, (gi_idr_sweep **) R_alloc((size_t) (L > 0 ? L : 1),
+                                                  sizeof(gi_idr_sweep *))};
+  for (int l = 0; l < L; l++) b.S[l] = NULL;
+  gi_begin_work();
+  int nt = gi_threads_cap(Rf_asInteger(threads));
+  if (nt > L) nt = L > 0 ? L : 1;
+  gi_status status = GI_OK;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(dynamic, 1)
+  for (int l = 0; l < L; l++) {
+    gi_status st;
+#pragma omp atomic read
+    st = status;
+    if (st != GI_OK) continue;
+    st = gi_idr_begin((gi_idx) (o[l + 1] - o[l]), xc + o[l], kc + o[l],
+                      wp ? wp + o[l] : NULL, mm[l], KK[l], &b.S[l]);
+    while (st == GI_OK && !gi_idr_done(b.S[l])) {
+      st = gi_idr_step(b.S[l], GI_IDR_PIECE);
+      if (st == GI_OK && gi_interrupted(GI_IDR_PIECE)) st = GI_ERR_INTERRUPT;
+    }
+    if (st != GI_OK) {
+#pragma omp critical(gi_idr_batch_status)
+      if (status == GI_OK) status = st;
+    }
+  }
+  if (status != GI_OK) {
+    idr_batch_free(&b);
+    if (status == GI_ERR_INTERRUPT || gi_stop_requested()) gi_abort_interrupt();
+    gi_abort("memory", NULL, 0, "Not enough memory for the batch of %d IDR fits.", L);
+  }
+  return R_ExecWithCleanup(idr_batch_result, &b, idr_batch_free, &b);
+}

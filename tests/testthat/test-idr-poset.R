@@ -314,7 +314,8 @@ test_that("bad orders, directions and new data are clear errors", {
   e(predict(fit, 1:3), "data frame or a matrix")
   e(predict(fit, X, interpolation = "linear"), "interpolation")
   e(plot(fit, type = "surface"), "several", "type")
-  e(idr(y, data.frame(a = 1:6, a = 1:6, check.names = FALSE)), "each different")
+  e(idr(y, data.frame(a = 1:6, a = 1:6, check.names = FALSE)), "different names: `a` names 2")
+  e(idr(y, stats::setNames(data.frame(1:6, 1:6), c("a", NA))), "some have none")
 })
 
 test_that("plots and printing of a fit on several covariates", {

@@ -1,0 +1,183 @@
+# IDR batches: idr(..., by = station) fits one IDR per level of `by` in one
+# call. On one covariate the levels' threshold sweeps are one engine batch,
+# spread over the threads (src/api_idr.c, ffi_idr_fit_batch()); on several,
+# each level's fit runs its thresholds on the threads in turn. Predictions
+# take the level of each new point and are evaluated per level by cdf(),
+# crps() and the rest.
+
+# The batch fit; `input` from idr_observations_input() with `by`.
+idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
+  f <- if (is.factor(input$by)) droplevels(input$by) else factor(input$by)
+  lev <- levels(f)
+  rows <- split(seq_along(f), as.integer(f))
+  several <- is.data.frame(input$x)
+  sub <- function(r) {
+    list(y = input$y[r], x = if (several) input$x[r, , drop = FALSE] else input$x[r],
+         w = input$w[r], names = input$names[r], yname = input$yname,
+         xname = input$xname, na.action = NULL, terms = input$terms)
+  }
+  for (l in seq_along(rows)) {
+    w <- input$w[rows[[l]]]
+    if (!is.null(w) && !any(w > 0)) {
+      abort_input(sprintf("The level \"%s\" of `%s` has no observation of positive weight.",
+                          lev[l], byname), ecall, arg = "by")
+    }
+  }
+  if (several || any(spec$sign < 0)) {
+    fits <- lapply(rows, function(r) {
+      s <- sub(r)
+      if (!several) s$x <- stats::setNames(data.frame(s$x), spec$cols)
+      idr_po(s, spec, thresholds, device, call, ecall)
+    })
+  } else {
+    probs <- lapply(rows, function(r) idr_one_problem(sub(r), thresholds, ecall))
+    nk <- vapply(probs, function(p) length(p$kcode), 0L)
+    dev <- resolve_device(device, sum(nk), ecall,
+                          min_n = gpu_min_n("gpuiso.idr_gpu_min_n", idr_gpu_min_n_default))
+    res <- if (dev == "gpu") {
+      lapply(probs, function(p) idr_engine(p$xcode, p$kcode, p$wk, length(p$xu),
+                                           length(p$thresholds), "gpu"))
+    } else {
+      out <- .Call(ffi_idr_fit_batch,
+                   unlist(lapply(probs, `[[`, "xcode"), use.names = FALSE),
+                   unlist(lapply(probs, `[[`, "kcode"), use.names = FALSE),
+                   if (!is.null(input$w)) unlist(lapply(probs, `[[`, "wk"), use.names = FALSE),
+                   as.integer(c(0L, cumsum(nk))),
+                   vapply(probs, function(p) length(p$xu), 0L),
+                   vapply(probs, function(p) length(p$thresholds), 0L),
+                   resolve_threads())
+      lapply(out, function(o) c(o, list(device = "cpu")))
+    }
+    fits <- Map(function(r, p, b) idr_one_object(sub(r), p, b, call, ecall), rows, probs, res)
+  }
+  names(fits) <- lev
+  fit <- list(fits = fits, levels = lev, byname = byname, n = length(input$y),
+              yname = input$yname, xname = input$xname, call = call,
+              data = list(x = input$x, y = input$y, by = f, names = input$names))
+  fit$na.action <- input$na.action
+  structure(fit, class = "gpuiso_idr_by")
+}
+
+#' @rdname predict.gpuiso_idr
+#' @param by For a batch fit (`idr(..., by = )`): the level of each new
+#'   point, or `NULL` to take it from the column of `newdata` named like the
+#'   fit's `by` (an unknown level is an error, a missing one gives a missing
+#'   prediction).
+#' @export
+predict.gpuiso_idr_by <- function(object, newdata = NULL, by = NULL, ...) {
+  call <- sys.call()
+  if (is.null(newdata)) {
+    if (!is.null(by)) {
+      abort_input("`by` goes with `newdata`: the in-sample predictions have their levels.",
+                  call, arg = "by")
+    }
+    p <- idr_by_predict(object, object$data$x, object$data$by, object$data$names, NULL,
+                        list(...))
+    if (inherits(object$na.action, "exclude")) p <- idr_pad(p, object$na.action)
+    return(p)
+  }
+  q <- if (is.data.frame(newdata) || is.matrix(newdata)) nrow(newdata) else length(newdata)
+  if (is.null(by)) {
+    cols <- if (is.data.frame(newdata) || is.matrix(newdata)) colnames(newdata)
+    if (!object$byname %in% cols) {
+      abort_input(sprintf(paste0("`by` is missing: give the level of each new point, or ",
+                                 "a column `%s` in `newdata`."), object$byname),
+                  call, arg = "by")
+    }
+    by <- if (is.data.frame(newdata)) newdata[[object$byname]] else newdata[, object$byname]
+  }
+  if (!is.atomic(by) || !is.null(dim(by)) || length(by) != q) {
+    abort_input(sprintf("`by` must give one level per new point (%.0f), not %.0f.", q,
+                        length(by)), call, arg = "by")
+  }
+  code <- match(as.character(by), object$levels)
+  bad <- which(is.na(code) & !is.na(by))
+  if (length(bad)) {
+    abort_input(sprintf(paste0("`by` has a level that the fit does not know: element %.0f is ",
+                               "\"%s\" (the fit's levels: %s)."), bad[1L],
+                        as.character(by[bad[1L]]),
+                        paste0("\"", utils::head(object$levels, 5L), "\"", collapse = ", ")),
+                call, arg = "by", position = bad[1L])
+  }
+  idr_by_predict(object, newdata, code, observation_names(newdata), call, list(...))
+}
+
+# Predictions at the points `newdata` (a vector, or rows of a data frame or
+# matrix), point i from the fit of level code[i] (NA: a missing
+# prediction); `extra` are predict()'s other arguments, for every level.
+idr_by_predict <- function(object, newdata, code, names, call, extra) {
+  code <- as.integer(code)
+  q <- length(code)
+  rows2d <- is.data.frame(newdata) || is.matrix(newdata)
+  j <- rep.int(NA_integer_, q)
+  lambda <- numeric(q)
+  part <- rep.int(NA_integer_, q)
+  parts <- list()
+  x <- NULL
+  for (l in sort(unique(code[!is.na(code)]))) {
+    r <- which(code == l)
+    nd <- if (rows2d) newdata[r, , drop = FALSE] else newdata[r]
+    fit <- object$fits[[l]]
+    pl <- unclass(if (is.null(call)) {
+      # in sample: each fit's own observations, in the order of the data
+      do.call(predict, c(list(fit), extra))
+    } else {
+      do.call(predict, c(list(fit, nd), extra))
+    })
+    parts[[length(parts) + 1L]] <- pl$fit
+    part[r] <- length(parts)
+    j[r] <- pl$j
+    lambda[r] <- pl$lambda
+    if (is.null(x)) {
+      x <- if (is.data.frame(pl$x)) pl$x[rep(NA_integer_, q), , drop = FALSE]
+           else rep(NA_real_, q)
+    }
+    if (is.data.frame(x)) x[r, ] <- pl$x else x[r] <- pl$x
+  }
+  if (is.null(x)) x <- rep(NA_real_, q)
+  if (is.data.frame(x)) row.names(x) <- NULL
+  head <- list(yname = object$yname, xname = object$xname,
+               thresholds = range(unlist(lapply(parts, `[[`, "thresholds"))))
+  new_idr_pred(head, x, j, lambda, names, parts, part)
+}
+
+#' @export
+print.gpuiso_idr_by <- function(x, ...) {
+  check_dots(..., fn = "print()")
+  cat(sprintf("Isotonic distributional regression of %s on %s, by %s\n", x$yname, x$xname,
+              x$byname))
+  cat("Call: ", paste(deparse(x$call), collapse = "\n"), "\n\n", sep = "")
+  nl <- vapply(x$fits, function(f) f$n, 0)
+  cat(sprintf("%s of %s, %s%s\n", count_noun(length(x$fits), "fit"), x$byname,
+              count_noun(x$n, "observation"), idr_na_note(x$na.action)))
+  cat(sprintf("Observations per fit: min %s, median %s, max %s\n", format(min(nl)),
+              format(stats::median(nl)), format(max(nl))))
+  nb <- sum(vapply(x$fits, function(f) f$ptr[length(f$ptr)], 0))
+  cat(sprintf("%s in all; engine: %s\n", count_noun(nb, "block"),
+              paste(unique(vapply(x$fits, `[[`, "", "device")), collapse = ", ")))
+  invisible(x)
+}
+
+#' @export
+nobs.gpuiso_idr_by <- function(object, ...) {
+  check_dots(..., fn = "nobs()")
+  sum(vapply(object$fits, stats::nobs, 0))
+}
+
+#' @export
+fitted.gpuiso_idr_by <- function(object, ...) {
+  check_dots(..., fn = "fitted()")
+  predict(object)
+}
+
+#' @export
+plot.gpuiso_idr_by <- function(x, level = 1L, ...) {
+  call <- sys.call()
+  i <- if (is.character(level)) match(level, x$levels) else level
+  if (length(i) != 1L || is.na(i) || !is.numeric(i) || i < 1 || i > length(x$fits)) {
+    abort_input(sprintf("`level` must be one level of `%s` (its name or number).", x$byname),
+                call, arg = "level")
+  }
+  graphics::plot(x$fits[[i]], ...)
+  invisible(x)
+}

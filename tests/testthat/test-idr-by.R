@@ -1,0 +1,99 @@
+# idr(..., by =) (R/idr-by.R): a batch equals the separate fits, in sample
+# and at new points, on one and several covariates, on any number of
+# threads; and its bad input.
+
+test_that("a batch equals the separate fits of its levels", {
+  set.seed(21)
+  L <- 7
+  n <- 900
+  st <- sample(c(letters[1:L]), n, replace = TRUE)
+  x <- round(runif(n, 0, 10), 1)
+  y <- round(rgamma(n, 1 + x / 3 + match(st, letters) / 4), 1)
+  w <- runif(n, 0.2, 2)
+  w[sample(n, 30)] <- 0
+  fit <- idr(y, x, weights = w, by = st)
+  expect_s3_class(fit, "gpuiso_idr_by")
+  expect_identical(names(fit$fits), letters[1:L])
+  new_x <- c(-1, 0.5, 5, 9.9, 20, 3)
+  new_by <- c("a", "b", "g", "a", "c", NA)
+  p <- predict(fit, new_x, by = new_by)
+  t <- c(0, 1, 2.5, 4, 8)
+  for (l in letters[1:L]) {
+    r <- st == l
+    one <- idr(y[r], x[r], weights = w[r])
+    f <- fit$fits[[l]]
+    expect_identical(f$ptr, one$ptr)
+    expect_identical(f$start, one$start)
+    expect_identical(f$value, one$value)
+    expect_identical(f$thresholds, one$thresholds)
+    expect_equal(crps(fit)[r], unname(crps(one)))
+    at <- which(new_by == l)
+    if (length(at)) {
+      expect_equal(unname(cdf(p, t)[at, , drop = FALSE]),
+                   unname(cdf(predict(one, new_x[at]), t)))
+      expect_equal(unname(qpred(p, c(0.2, 0.7))[at, , drop = FALSE]),
+                   unname(qpred(predict(one, new_x[at]), c(0.2, 0.7))))
+    }
+  }
+  expect_true(all(is.na(cdf(p, t)[6, ])))
+  expect_true(is.na(crps(p, rep(3, 6))[6]))
+  expect_length(p, 6L)
+  expect_s3_class(p[2:3], "gpuiso_idr_pred")
+  expect_equal(cdf(p[2:3], t), cdf(p, t)[2:3, ])
+  expect_equal(p[[3]], predict(fit$fits[["g"]], 5)[[1]])
+  expect_equal(nobs(fit), sum(w > 0))
+  # linear interpolation passes through to every level
+  pl <- predict(fit, new_x[1:4], by = new_by[1:4], interpolation = "linear")
+  expect_equal(unname(cdf(pl, t)[2, ]),
+               unname(cdf(predict(idr(y[st == "b"], x[st == "b"], weights = w[st == "b"]),
+                                  0.5, interpolation = "linear"), t)[1, ]))
+  u <- pit(fit, seed = 4)
+  expect_true(all(u >= 0 & u <= 1))
+  expect_output(print(fit), "7 fits of st")
+  expect_output(print(p), "from 4 fits of a batch \\(1 missing\\)")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_invisible(plot(fit, level = "c"))
+  expect_invisible(plot(p, index = 1:5))
+})
+
+test_that("batches on the threads, with formulas and several covariates", {
+  set.seed(22)
+  n <- 2000
+  st <- sample(1:40, n, replace = TRUE)
+  x <- runif(n)
+  y <- rnorm(n, x + st / 40)
+  f <- function() {
+    fit <- idr(y, x, by = st)
+    lapply(fit$fits, function(g) list(g$ptr, g$start, g$value))
+  }
+  same_on_threads(f, "an IDR batch of 40 levels")
+  d <- data.frame(y = y, x = x, z = runif(n), st = st)
+  fb <- idr(y ~ x + z, data = d, by = st)
+  expect_s3_class(fb$fits[[1]], "gpuiso_idr_po")
+  r <- d$st == 3
+  one <- idr(d$y[r], d[r, c("x", "z")])
+  expect_identical(fb$fits[["3"]]$value, one$value)
+  nd <- data.frame(x = c(0.5, 0.2), z = c(0.5, 0.9), st = c(3, 3))
+  expect_equal(cdf(predict(fb, nd), c(0, 1)), cdf(predict(one, nd), c(0, 1)))
+  # the formula's `by` is evaluated in data, and na.exclude pads
+  d$st[1:3] <- NA
+  fe <- idr(y ~ x, data = d, by = st, na.action = na.exclude)
+  expect_length(crps(fe), n)
+  expect_true(all(is.na(crps(fe)[1:3])))
+})
+
+test_that("bad batches are clear errors", {
+  e <- function(expr, pattern) expect_error(expr, pattern, class = "gpuiso_error_input")
+  fit <- idr(c(1, 2, 3, 4), c(1, 2, 3, 4), by = c("a", "a", "b", "b"))
+  e(predict(fit, c(1, 2)), "`by` is missing")
+  e(predict(fit, c(1, 2), by = "a"), "one level per new point \\(2\\)")
+  e(predict(fit, c(1, 2), by = c("a", "z")), "level that the fit does not know: element 2 is \"z\"")
+  e(predict(fit, by = "a"), "`by` goes with `newdata`")
+  e(idr(c(1, 2, 3), c(1, 2, 3), by = c("a", "b")), "one level per observation \\(3\\)")
+  e(idr(c(1, 2, 3), c(1, 2, 3), by = list(1, 2, 3)), "one level per observation")
+  e(idr(c(1, 2, 3, 4), c(1, 2, 3, 4), weights = c(1, 1, 0, 0), by = c(1, 1, 2, 2)),
+    "level \"2\" of `by` has no observation of positive weight")
+  e(idr(c(1, 2, 3), c(1, 2, 3), by = c(1, NA, 2), na.action = na.fail), "`by` has missing values")
+  e(plot(fit, level = "q"), "`level` must be one level")
+})
