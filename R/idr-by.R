@@ -7,9 +7,10 @@
 
 # The batch fit; `input` from idr_observations_input() with `by`.
 idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
-  f <- if (is.factor(input$by)) droplevels(input$by) else factor(input$by)
+  f <- idr_by_factor(input$by)
   lev <- levels(f)
-  rows <- split(seq_along(f), as.integer(f))
+  rows <- idr_slices(order(as.integer(f), method = "radix"), sort.int(as.integer(f)),
+                     length(lev))
   several <- is.data.frame(input$x)
   sub <- function(r) {
     list(y = input$y[r], x = if (several) input$x[r, , drop = FALSE] else input$x[r],
@@ -30,7 +31,7 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
       idr_po(s, spec, thresholds, device, call, ecall)
     })
   } else {
-    probs <- lapply(rows, function(r) idr_one_problem(sub(r), thresholds, ecall))
+    probs <- idr_by_problems(input, f, thresholds, ecall)
     nk <- vapply(probs, function(p) length(p$kcode), 0L)
     dev <- resolve_device(device, sum(nk), ecall,
                           min_n = gpu_min_n("gpuiso.idr_gpu_min_n", idr_gpu_min_n_default))
@@ -56,6 +57,72 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
               data = list(x = input$x, y = input$y, by = f, names = input$names))
   fit$na.action <- input$na.action
   structure(fit, class = "gpuiso_idr_by")
+}
+
+# The levels of `by` as a factor (unused levels of a factor dropped); for
+# numbers and strings, their sorted distinct values (faster than factor()
+# on a million values, which formats every one).
+idr_by_factor <- function(by) {
+  if (is.factor(by)) return(droplevels(by))
+  u <- sort(unique(by))
+  structure(match(by, u), levels = as.character(u), class = "factor")
+}
+
+# v cut into L pieces by the sorted codes `code` (1..L, one per element of
+# v): piece l holds the elements of code l.
+idr_slices <- function(v, code, L) {
+  counts <- tabulate(code, L)
+  ends <- cumsum(counts)
+  lapply(seq_len(L), function(l) v[seq.int(ends[l] - counts[l] + 1L, length.out = counts[l])])
+}
+
+# The problems of idr_one_problem() for every level of the factor f at
+# once (the observations sorted by level and covariate in one radix order,
+# the distinct values and thresholds of every level from runs), with the
+# observations of each problem in the order of its covariate values.
+idr_by_problems <- function(input, f, thresholds, call) {
+  L <- nlevels(f)
+  w <- input$w
+  keep <- if (!is.null(w) && any(w == 0)) which(w > 0)
+  code <- as.integer(f)
+  ck <- if (is.null(keep)) code else code[keep]
+  xk <- if (is.null(keep)) input$x else input$x[keep]
+  yk <- if (is.null(keep)) input$y else input$y[keep]
+  wk <- if (is.null(keep)) w else w[keep]
+  n <- length(ck)
+  runs <- function(a, b) c(TRUE, a[-1L] != a[-n] | b[-1L] != b[-n])
+  # distinct covariate values per level
+  o <- order(ck, xk, method = "radix")
+  cs <- ck[o]
+  xs <- xk[o]
+  gx <- cumsum(runs(cs, xs))
+  xcode <- gx - gx[match(seq_len(L), cs)][cs]
+  newx <- runs(cs, xs)
+  xu <- idr_slices(xs[newx], cs[newx], L)
+  # thresholds per level: its distinct y, or the grid (with the level's
+  # largest y appended where the grid lies below it)
+  ys <- yk[o]
+  if (is.null(thresholds)) {
+    o2 <- order(cs, ys, method = "radix")
+    cs2 <- cs[o2]
+    ys2 <- ys[o2]
+    new2 <- c(TRUE, cs2[-1L] != cs2[-n] | ys2[-1L] != ys2[-n])
+    gy <- cumsum(new2)
+    kcode <- integer(n)
+    kcode[o2] <- gy - gy[match(seq_len(L), cs2)][cs2]
+    thr <- idr_slices(ys2[new2], cs2[new2], L)
+  } else {
+    grid <- idr_grid(thresholds, call)
+    top <- vapply(idr_slices(ys, cs, L), max, 0)
+    thr <- lapply(top, function(t) if (grid[length(grid)] < t) c(grid, t) else grid)
+    kcode <- findInterval(ys, grid, left.open = TRUE)
+  }
+  starts <- c(0L, cumsum(tabulate(cs, L)))
+  lapply(seq_len(L), function(l) {
+    r <- seq.int(starts[l] + 1L, length.out = starts[l + 1L] - starts[l])
+    list(xk = xs[r], wk = if (!is.null(wk)) wk[o][r], xu = xu[[l]], xcode = xcode[r],
+         kcode = kcode[r], thresholds = thr[[l]])
+  })
 }
 
 #' @rdname predict.gpuiso_idr

@@ -357,9 +357,14 @@ idr_gpu_min_n_default <- 2000
 idr_thresholds <- function(thresholds, y, call) {
   top <- max(y)
   if (is.null(thresholds)) return(sort(unique(y)))
-  if (!length(thresholds)) abort_input("`thresholds` must not be empty.", call)
-  t <- sort(unique(as_plain(check_values(thresholds, "thresholds", call))))
+  t <- idr_grid(thresholds, call)
   if (t[length(t)] < top) t <- c(t, top)
   t
+}
+
+# A grid of thresholds given by the user: sorted, without duplicates.
+idr_grid <- function(thresholds, call) {
+  if (!length(thresholds)) abort_input("`thresholds` must not be empty.", call)
+  sort(unique(as_plain(check_values(thresholds, "thresholds", call))))
 }
 
