@@ -154,7 +154,10 @@ idr_po <- function(input, spec, thresholds, device, call, ecall) {
   node_lex[lex] <- cumsum(first)
   m <- sum(first)
   Zd <- Zs[first, , drop = FALSE]
-  Pd <- pr$P[lex[first], , drop = FALSE]
+  # each point shown by the covariates of one of its observations (under
+  # "sd" and "icx", other observations may be permutations or other
+  # ensembles equal in the order): predict() at them gives their fit
+  rep_rows <- lex[first]
   edges <- .Call(ffi_poset_comp_edges, Zd, seq_len(m))
   kcode <- findInterval(yk, thresholds, left.open = TRUE)
   threads <- resolve_threads()
@@ -179,7 +182,8 @@ idr_po <- function(input, spec, thresholds, device, call, ecall) {
   }
   obs_node <- rep.int(NA_integer_, length(y))
   obs_node[if (is.null(keep)) seq_along(y) else keep] <- node
-  xs <- as.data.frame(Pd[perm, , drop = FALSE])
+  xs <- Xk[rep_rows[perm], , drop = FALSE]
+  row.names(xs) <- NULL
   fit <- list(
     x = xs, weight = weight, thresholds = thresholds,
     ptr = res$ptr, start = res$start, value = res$value, npoints = m,

@@ -88,8 +88,9 @@
 #' all thresholds are one batch on the engine's threads. The fit is the
 #' exact solution up to rounding (the solver's sums are compensated) and is
 #' stored as for one covariate, with the distinct points in `x` (a data
-#' frame, in an order in which the CDFs tend to decrease, which keeps the
-#' blocks few).
+#' frame holding the covariates of one observation at each point, in an
+#' order in which the CDFs tend to decrease, which keeps the blocks few;
+#' `predict(fit, fit$x)` gives the fit).
 #'
 #' Predictions at new points follow the rule of `predict.idrfit()` in the
 #' 'isodistrreg' package: the fitted points below \eqn{x} bound its CDF from

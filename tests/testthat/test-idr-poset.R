@@ -98,6 +98,9 @@ test_that("the fit is quadprog's on the orders of the definitions", {
     got <- cdf(fit, fit$thresholds)
     expect_equal(unname(got), ref, tolerance = 1e-7,
                  label = sprintf("%s, d = %d, seed %d", cs$kind, cs$d, seed))
+    # the stored points are observations' covariates: predicted there, their fit
+    expect_equal(unname(cdf(predict(fit, fit$x), fit$thresholds)), idr_dense(fit),
+                 tolerance = 0)
   }
 })
 

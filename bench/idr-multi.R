@@ -1,0 +1,126 @@
+# IDR with several covariates, ensembles and batches: gpuiso::idr() on
+# partial orders (src/core/idr_poset.c) and idr(..., by =) batches, against
+# quadprog per threshold.
+#
+# Usage (from the repository root, gpuiso installed):
+#     Rscript bench/idr-multi.R OUT.csv
+# Environment variables:
+#     GPUISO_LIB              library that holds gpuiso (default: the normal library paths)
+#     GPUISO_BENCH_SIZES      comma-separated n for the covariate rows (default 1e3,1e4)
+#     GPUISO_BENCH_THREADS    comma-separated thread counts (default 1,2)
+#     GPUISO_BENCH_ALL_MAX    the largest n fitted at all thresholds (default 1000; above,
+#                             the time is estimated from the 100-threshold fit, marked "est.")
+#     GPUISO_BENCH_BATCH      levels x observations of the batch row (default 1000x1000)
+#
+# Data: covariates X uniform on [0, 1]^d (all distinct), y = sum(X) + N(0, 1) (all
+# distinct: n thresholds with "all"). Ensembles: a level mu ~ Gamma(2, 2) per case,
+# members mu * exp(s Z) with s ~ U(0.1, 1.2) per case, y = mu * exp(s Z'). Tasks:
+#   fit, 100 thr     idr(y, X, thresholds = 100 quantiles of y) (the covering pairs included)
+#   fit, all thr     idr(y, X): every distinct y a threshold
+#   predict + CRPS   predict() at 1,000 new points and crps() there (the 100-threshold fit)
+#   quadprog         quadprog::solve.QP on the covering pairs, one threshold, times 100 or n
+#                    (est.); its largest difference from gpuiso's CDF in the note
+#   batch            idr(y, x, by = level): L levels of m observations, one covariate
+# Wall clock around the R call, one run each; the thread count from options(gpuiso.threads).
+args <- commandArgs(trailingOnly = TRUE)
+if (length(args) < 1L) stop("usage: Rscript bench/idr-multi.R OUT.csv")
+args_file <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+bench_dir <- if (length(args_file) == 1L) dirname(normalizePath(args_file)) else normalizePath("bench")
+source(file.path(bench_dir, "common.R"))
+lib <- Sys.getenv("GPUISO_LIB", "")
+.libPaths(c(if (nzchar(lib)) lib, .libPaths()))
+suppressPackageStartupMessages(library(gpuiso))
+sizes <- as.numeric(strsplit(Sys.getenv("GPUISO_BENCH_SIZES", "1e3,1e4"), ",")[[1L]])
+threads <- as.integer(strsplit(Sys.getenv("GPUISO_BENCH_THREADS", "1,2"), ",")[[1L]])
+all_max <- env_num("GPUISO_BENCH_ALL_MAX", 1000)
+batch <- as.numeric(strsplit(Sys.getenv("GPUISO_BENCH_BATCH", "1000x1000"), "x")[[1L]])
+have_qp <- requireNamespace("quadprog", quietly = TRUE)
+rows <- list()
+add <- function(case, n, task, thr, t, note = "") {
+  rows[[length(rows) + 1L]] <<- data.frame(case = case, n = n, task = task, threads = thr,
+                                           seconds = t, note = note)
+  cat(sprintf("%-28s n=%-6g %-18s %2d thr %10s  %s\n", case, n, task, thr, fmt_t(t), note))
+}
+tick <- function(expr) { t0 <- now(); force(expr); now() - t0 }
+with_threads <- function(k, code) {
+  old <- options(gpuiso.threads = k)
+  on.exit(options(old))
+  force(code)
+}
+
+quadprog_one <- function(fit, y, X, t) {
+  m <- fit$npoints
+  e <- fit$edges
+  A <- matrix(0, length(e$from), m)
+  A[cbind(seq_along(e$from), e$from)] <- 1
+  A[cbind(seq_along(e$from), e$to)] <- -1
+  node <- fit$data$node + 1L
+  share <- tapply(y <= t, factor(node, seq_len(m)), mean)
+  W <- fit$weight
+  tm <- tick(sol <- quadprog::solve.QP(diag(W), W * share, t(A), rep(0, nrow(A)))$solution)
+  got <- cdf(predict(fit, fit$x), t)[, 1]
+  list(seconds = tm, diff = max(abs(sol - got)))
+}
+
+run_case <- function(case, y, X, orders, n) {
+  thr100 <- unique(stats::quantile(y, seq(0.01, 1, by = 0.01), names = FALSE, type = 1))
+  for (k in threads) {
+    t100 <- with_threads(k, tick(f100 <- idr(y, X, thresholds = thr100, orders = orders)))
+    add(case, n, "fit, 100 thr", k, t100, sprintf("%d points, %d covering pairs, %.0f blocks",
+                                                   f100$npoints, length(f100$edges$from),
+                                                   f100$ptr[length(f100$ptr)]))
+    if (n <= all_max) {
+      tall <- with_threads(k, tick(fall <- idr(y, X, orders = orders)))
+      add(case, n, "fit, all thr", k, tall, sprintf("%d thresholds", length(fall$thresholds)))
+    } else {
+      add(case, n, "fit, all thr", k, t100 * length(unique(y)) / length(thr100),
+          sprintf("est. from the 100-threshold fit (%d thresholds)", length(unique(y))))
+    }
+    new <- X[sample(nrow(X), 1000L, replace = nrow(X) < 1000L), , drop = FALSE]
+    new[] <- lapply(new, function(v) v * stats::runif(length(v), 0.95, 1.05))
+    tp <- with_threads(k, tick(s <- crps(predict(f100, new), rep_len(y, 1000L))))
+    add(case, n, "predict + CRPS", k, tp, "1,000 new points")
+  }
+  if (have_qp && n <= 1000 && !is.null(f100$edges)) {
+    q <- quadprog_one(f100, y, X, stats::median(y))
+    add(case, n, "quadprog, 100 thr", 1L, 100 * q$seconds,
+        sprintf("est.: one threshold %s times 100; largest difference %.1e",
+                fmt_t(q$seconds), q$diff))
+    add(case, n, "quadprog, all thr", 1L, n * q$seconds, "est.: one threshold times n")
+  }
+}
+
+set.seed(1)
+for (d in 2:3) for (n in sizes) {
+  X <- as.data.frame(matrix(stats::runif(n * d), n, d))
+  y <- rowSums(X) + stats::rnorm(n)
+  run_case(sprintf("%d covariates (comp)", d), y, X, c(comp = 1), n)
+}
+for (members in c(10L, 50L)) for (n in sizes) for (ord in c("sd", "icx")) {
+  mu <- stats::rgamma(n, 2, scale = 2)
+  s <- stats::runif(n, 0.1, 1.2)
+  X <- as.data.frame(mu * exp(s * matrix(stats::rnorm(n * members), n, members)))
+  y <- mu * exp(s * stats::rnorm(n))
+  run_case(sprintf("ensemble of %d (%s)", members, ord), y, X, stats::setNames(1, ord), n)
+}
+L <- batch[1L]
+m <- batch[2L]
+lev <- rep(seq_len(L), each = m)
+x <- stats::runif(L * m)
+y <- stats::rgamma(L * m, 1 + 2 * x)
+for (k in unique(c(threads, max(threads)))) {
+  t <- with_threads(k, tick(fb <- idr(y, x, by = lev, device = "cpu")))
+  add(sprintf("batch %g x %g", L, m), L * m, "fit, all thr", k, t,
+      sprintf("%g fits of %g observations, one covariate", L, m))
+  tp <- with_threads(k, tick(s <- crps(fb)))
+  add(sprintf("batch %g x %g", L, m), L * m, "in-sample CRPS", k, tp, "")
+}
+out <- do.call(rbind, rows)
+out$commit <- Sys.getenv("GPUISO_BENCH_COMMIT", "")
+out$date <- format(Sys.Date())
+utils::write.csv(out, args[1L], row.names = FALSE)
+cat("\n| case | n | task | threads | time | note |\n| --- | ---: | --- | ---: | ---: | --- |\n")
+for (i in seq_len(nrow(out))) {
+  cat(sprintf("| %s | %s | %s | %d | %s | %s |\n", out$case[i], format(out$n[i], big.mark = ","),
+              out$task[i], out$threads[i], fmt_t(out$seconds[i]), out$note[i]))
+}
