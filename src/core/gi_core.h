@@ -308,6 +308,16 @@ gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx 
                              double *fit);
 int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int **from,
                         int **to, gi_idx *ne);
+/* K problems on one graph whose consecutive columns of y differ at few
+ * nodes (IDR's thresholds): each thread solves a run of consecutive ones,
+ * the first in full (for the first run: warm from y_prev and its solution
+ * f_prev, unless NULL) and each next from its predecessor's solution,
+ * re-solving only the level sets around the changed nodes that it must.
+ * Exact as gi_poset_fit_batch() is; fit n x K. */
+gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_idx K,
+                                const int *from, const int *to, gi_idx ne,
+                                const double *y_prev, const double *f_prev, int nthreads,
+                                double *fit);
 
 /* IDR on a partial order (idr_poset.c): observation i at node node[i]
  * (0-based, < m; every node of positive summed weight), of weight w[i]

@@ -9,7 +9,10 @@
  * F_k is the antitonic least-squares fit of these shares: F_k(a) >=
  * F_k(b) for every edge a -> b of the order (a below b), which is the
  * isotonic fit on the reversed edges. The order is the same at every
- * threshold, so each chunk's problems are one batch on one graph. A
+ * threshold, so each chunk's problems are one sequence on one graph
+ * (gi_poset_fit_sequence()): from one threshold to the next only the nodes
+ * of the observations that switch on change, and the fit is re-solved only
+ * on the level sets around them that must change. A
  * threshold at which no observation switches on has the fit of the one
  * before (zero at the first), and the last, at which all have, is 1
  * everywhere: neither is solved.
@@ -28,16 +31,18 @@
 #include "gi_core.h"
 
 /* The problems of one chunk: at most this many CDF values (y and fit
- * matrices of 16 bytes per value), and at most 16 thresholds per thread,
- * so that a step returns often enough to look at interrupts. */
+ * matrices of 16 bytes per value), and at most 256 thresholds per thread:
+ * each thread solves a run of consecutive thresholds, warm from the one
+ * before, and the first of a run in full. */
 #define CHUNK_VALUES ((gi_idx) 1 << 22)
-#define CHUNK_PER_THREAD 16
+#define CHUNK_PER_THREAD 256
 
 struct gi_idr_po {
   gi_idx m, K, ne, k, chunk;
   int nthreads;
   const int *from, *to;
-  double *W, *c, *cerr, *prev, *y, *fit;
+  double *W, *c, *cerr, *prev, *y, *fit, *last_y, *last_f;
+  int have_last;
   gi_idx *koff;
   const int *node;
   const double *w;
@@ -53,6 +58,7 @@ void gi_idr_po_free(gi_idr_po *s)
 {
   if (s == NULL) return;
   free(s->W); free(s->c); free(s->cerr); free(s->prev); free(s->y); free(s->fit);
+  free(s->last_y); free(s->last_f);
   free(s->koff); free(s->obs_sorted); free(s->col);
   free(s->ptr); free(s->value); free(s->start);
   free(s);
@@ -84,6 +90,8 @@ gi_status gi_idr_po_begin(gi_idx n, const int *node, const int *kcode, const dou
   s->c = calloc((size_t) m + 1, sizeof(double));
   s->cerr = calloc((size_t) m + 1, sizeof(double));
   s->prev = calloc((size_t) m + 1, sizeof(double));
+  s->last_y = malloc(((size_t) m + 1) * sizeof(double));
+  s->last_f = malloc(((size_t) m + 1) * sizeof(double));
   s->y = malloc(((size_t) m * chunk + 1) * sizeof(double));
   s->fit = malloc(((size_t) m * chunk + 1) * sizeof(double));
   s->koff = calloc((size_t) K + 2, sizeof(gi_idx));
@@ -93,7 +101,8 @@ gi_status gi_idr_po_begin(gi_idx n, const int *node, const int *kcode, const dou
   s->cap = m + 1;
   s->start = malloc((size_t) s->cap * sizeof(int));
   s->value = malloc((size_t) s->cap * sizeof(double));
-  if (!s->W || !s->c || !s->cerr || !s->prev || !s->y || !s->fit || !s->koff ||
+  if (!s->W || !s->c || !s->cerr || !s->prev || !s->last_y || !s->last_f || !s->y ||
+      !s->fit || !s->koff ||
       !s->obs_sorted || !s->col || !s->ptr || !s->start || !s->value) {
     gi_idr_po_free(s);
     return GI_ERR_NOMEM;
@@ -182,9 +191,16 @@ gi_status gi_idr_po_step(gi_idr_po *s)
     }
     s->col[k - k0] = nc++;
   }
-  gi_status st = gi_poset_fit_batch(s->y, s->W, m, nc, s->from, s->to, s->ne,
-                                    s->nthreads, s->fit);
+  gi_status st = gi_poset_fit_sequence(s->y, s->W, m, nc, s->from, s->to, s->ne,
+                                       s->have_last ? s->last_y : NULL,
+                                       s->have_last ? s->last_f : NULL, s->nthreads,
+                                       s->fit);
   if (st != GI_OK) return st;
+  if (nc > 0) {
+    memcpy(s->last_y, s->y + (size_t) (nc - 1) * m, (size_t) m * sizeof(double));
+    memcpy(s->last_f, s->fit + (size_t) (nc - 1) * m, (size_t) m * sizeof(double));
+    s->have_last = 1;
+  }
   for (gi_idx k = k0; k < k1; k++) {
     int c = s->col[k - k0];
     if (k == K - 1) {

@@ -172,21 +172,21 @@ static int work_alloc(workspace *W, gi_idx n, gi_idx ne)
   return 1;
 }
 
-/* One problem on graph G. */
+/* One problem on graph G, on all its nodes (nodes NULL) or on the k nodes
+ * listed with the edges among them (fit written there only). */
 static gi_status solve(const graph *G, workspace *W, const double *y, const double *w,
-                       double *fit)
+                       const gi_idx *nodes, gi_idx k0, double *fit)
 {
   gi_idx n = G->n, *perm = W->perm, *tmp = W->tmp, *seg = W->seg, *loc = W->loc;
   const gi_idx *ofirst = G->first, *ohead = G->head;
   double *c = W->c;
   network N = W->N;
   gi_status status = GI_OK;
-  for (gi_idx i = 0; i < n; i++) {
-    perm[i] = i;
-    loc[i] = -1;
-  }
+  if (nodes == NULL) k0 = n;
+  for (gi_idx i = 0; i < n; i++) loc[i] = -1;
+  for (gi_idx i = 0; i < k0; i++) perm[i] = nodes ? nodes[i] : i;
   seg[0] = 0;
-  seg[1] = n;
+  seg[1] = k0;
   gi_idx nseg = 1;
   while (nseg > 0 && status == GI_OK) {
     nseg--;
@@ -307,7 +307,7 @@ gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx 
 #pragma omp atomic read
       all = status;
       if (st != GI_OK || all != GI_OK) continue;
-      st = solve(&G, &W, y + (size_t) k * n, w, fit + (size_t) k * n);
+      st = solve(&G, &W, y + (size_t) k * n, w, NULL, 0, fit + (size_t) k * n);
     }
     if (st != GI_OK) {
 #pragma omp critical(gi_poset_status)
@@ -317,6 +317,177 @@ gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx 
   }
   free(G.first);
   free(G.head);
+  if (status == GI_OK && gi_stop_requested()) status = GI_ERR_INTERRUPT;
+  return status;
+}
+
+/* The in-edges of the graph, for the warm starts: CSR by head. */
+static int graph_in(const graph *G, gi_idx ne, graph *In)
+{
+  gi_idx n = G->n;
+  In->n = n;
+  In->first = calloc((size_t) n + 1, sizeof(gi_idx));
+  In->head = malloc(((size_t) ne + 1) * sizeof(gi_idx));
+  if (In->first == NULL || In->head == NULL) return 1;
+  for (gi_idx u = 0; u < n; u++)
+    for (gi_idx e = G->first[u]; e < G->first[u + 1]; e++) In->first[G->head[e] + 1]++;
+  for (gi_idx i = 0; i < n; i++) In->first[i + 1] += In->first[i];
+  gi_idx *fill = malloc(((size_t) n + 1) * sizeof(gi_idx));
+  if (fill == NULL) return 1;
+  memcpy(fill, In->first, (size_t) n * sizeof(gi_idx));
+  for (gi_idx u = 0; u < n; u++)
+    for (gi_idx e = G->first[u]; e < G->first[u + 1]; e++) In->head[fill[G->head[e]]++] = u;
+  free(fill);
+  return 0;
+}
+
+/* Whether two fitted values are one level (equal up to the rounding of
+ * their means). */
+static inline int same_level(double a, double b)
+{
+  double s = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+  return fabs(a - b) <= 64.0 * DBL_EPSILON * s;
+}
+
+/* A thread's state for warm starts: the region R (a list and a flag per
+ * node) and a queue. */
+typedef struct {
+  gi_idx *R, *queue, nR;
+  unsigned char *in;
+} region;
+
+/* Adds to R the level set of the previous fit f that holds node i: the
+ * nodes joined to it by edges, either way, with the same value. */
+static void add_level(const graph *G, const graph *In, const double *f, region *Q, gi_idx i)
+{
+  if (Q->in[i]) return;
+  gi_idx qh = 0, qt = 0;
+  Q->queue[qt++] = i;
+  Q->in[i] = 1;
+  Q->R[Q->nR++] = i;
+  while (qh < qt) {
+    gi_idx u = Q->queue[qh++];
+    for (int dir = 0; dir < 2; dir++) {
+      const graph *H = dir == 0 ? G : In;
+      for (gi_idx e = H->first[u]; e < H->first[u + 1]; e++) {
+        gi_idx v = H->head[e];
+        if (Q->in[v] || !same_level(f[u], f[v])) continue;
+        Q->in[v] = 1;
+        Q->R[Q->nR++] = v;
+        Q->queue[qt++] = v;
+      }
+    }
+  }
+}
+
+/* The problem y whose previous neighbour y0 has the solution f0: fit is
+ * f0 except on a region R grown from the level sets (of f0) of the nodes
+ * where y differs from y0. The problem restricted to R is solved; where a
+ * constraint between R and the rest fails, the level set across it joins
+ * R, until none fails. That is the solution: on the rest, f0 keeps its
+ * optimality conditions (the constraints between distinct level sets carry
+ * no multiplier), R's restricted solution has its own, and the constraints
+ * between them hold. A region past a third of the nodes is solved in full
+ * instead (the same solution, for less work than growing it further). */
+static gi_status solve_warm(const graph *G, const graph *In, workspace *W, region *Q,
+                            const double *y, const double *y0, const double *f0,
+                            const double *w, double *fit)
+{
+  gi_idx n = G->n;
+  memcpy(fit, f0, (size_t) n * sizeof(double));
+  Q->nR = 0;
+  for (gi_idx i = 0; i < n; i++)
+    if (y[i] != y0[i]) add_level(G, In, f0, Q, i);
+  gi_status st = GI_OK;
+  while (Q->nR > 0) {
+    if (Q->nR > n / 3) {
+      /* a large region: one full solve costs less than growing it */
+      for (gi_idx a = 0; a < Q->nR; a++) Q->in[Q->R[a]] = 0;
+      Q->nR = 0;
+      return solve(G, W, y, w, NULL, 0, fit);
+    }
+    st = solve(G, W, y, w, Q->R, Q->nR, fit);
+    if (st != GI_OK) break;
+    gi_idx before = Q->nR;
+    for (gi_idx a = 0; a < before; a++) {
+      gi_idx r = Q->R[a];
+      for (gi_idx e = G->first[r]; e < G->first[r + 1]; e++) {
+        gi_idx v = G->head[e];
+        if (!Q->in[v] && fit[r] > fit[v]) add_level(G, In, f0, Q, v);
+      }
+      for (gi_idx e = In->first[r]; e < In->first[r + 1]; e++) {
+        gi_idx v = In->head[e];
+        if (!Q->in[v] && fit[v] > fit[r]) add_level(G, In, f0, Q, v);
+      }
+    }
+    if (Q->nR == before) break;
+    /* the previous values outside R again (R's partial solve wrote only R) */
+  }
+  for (gi_idx a = 0; a < Q->nR; a++) Q->in[Q->R[a]] = 0;
+  return st;
+}
+
+gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_idx K,
+                                const int *from, const int *to, gi_idx ne,
+                                const double *y_prev, const double *f_prev, int nthreads,
+                                double *fit)
+{
+  if (n <= 0 || K <= 0) return GI_OK;
+  graph G = {n, calloc((size_t) n + 1, sizeof(gi_idx)),
+             malloc(((size_t) ne + 1) * sizeof(gi_idx))};
+  graph In = {n, NULL, NULL};
+  if (G.first == NULL || G.head == NULL) {
+    free(G.first);
+    free(G.head);
+    return GI_ERR_NOMEM;
+  }
+  for (gi_idx e = 0; e < ne; e++) G.first[from[e] + 1]++;
+  for (gi_idx i = 0; i < n; i++) G.first[i + 1] += G.first[i];
+  for (gi_idx e = 0; e < ne; e++) G.head[G.first[from[e]]++] = to[e];
+  for (gi_idx i = n; i > 0; i--) G.first[i] = G.first[i - 1];
+  G.first[0] = 0;
+  if (graph_in(&G, ne, &In)) {
+    free(G.first); free(G.head); free(In.first); free(In.head);
+    return GI_ERR_NOMEM;
+  }
+  int nt = gi_threads_cap(nthreads);
+  if ((gi_idx) nt > K) nt = (int) K;
+  gi_status status = GI_OK;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+  {
+    workspace W;
+    region Q = {malloc((size_t) n * sizeof(gi_idx)), malloc((size_t) n * sizeof(gi_idx)), 0,
+                calloc((size_t) n, 1)};
+    int wfail = work_alloc(&W, n, ne);
+    gi_status st = wfail ? GI_ERR_NOMEM : GI_OK;
+    if (!Q.R || !Q.queue || !Q.in) st = GI_ERR_NOMEM;
+    /* thread t takes a run of consecutive problems: the first in full
+     * (warm from the previous call's last one for t = 0), the rest warm */
+    int t = omp_get_thread_num(), T = omp_get_num_threads();
+    gi_idx k0 = K * t / T, k1 = K * (t + 1) / T;
+    for (gi_idx k = k0; k < k1 && st == GI_OK; k++) {
+      gi_status all;
+#pragma omp atomic read
+      all = status;
+      if (all != GI_OK) break;
+      const double *yk = y + (size_t) k * n;
+      double *fk = fit + (size_t) k * n;
+      if (k > k0) {
+        st = solve_warm(&G, &In, &W, &Q, yk, yk - n, fk - n, w, fk);
+      } else if (k == 0 && y_prev != NULL) {
+        st = solve_warm(&G, &In, &W, &Q, yk, y_prev, f_prev, w, fk);
+      } else {
+        st = solve(&G, &W, yk, w, NULL, 0, fk);
+      }
+    }
+    if (st != GI_OK) {
+#pragma omp critical(gi_poset_status)
+      if (status == GI_OK) status = st;
+    }
+    if (!wfail) work_free(&W);
+    free(Q.R); free(Q.queue); free(Q.in);
+  }
+  free(G.first); free(G.head); free(In.first); free(In.head);
   if (status == GI_OK && gi_stop_requested()) status = GI_ERR_INTERRUPT;
   return status;
 }

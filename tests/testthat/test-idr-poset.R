@@ -170,6 +170,26 @@ test_that("larger fits meet the constraints and the block means", {
   }
 })
 
+test_that("the warm-started threshold sweep equals cold fits of every threshold", {
+  for (seed in 1:3) {
+    set.seed(40 + seed)
+    n <- 700
+    d <- 1 + seed
+    X <- as.data.frame(matrix(round(runif(n * d), 2), n, d))
+    y <- round(rowSums(X) + rnorm(n), 2)
+    w <- if (seed == 2) runif(n, 0.5, 2) else rep(1, n)
+    grid <- if (seed == 3) quantile(y, seq(0.02, 1, by = 0.02), names = FALSE)
+    fit <- idr(y, X, weights = if (seed == 2) w, thresholds = grid)
+    node <- fit$data$node + 1L
+    Y <- vapply(fit$thresholds, function(t) {
+      as.vector(tapply(w * (y <= t), factor(node, seq_len(fit$npoints)), sum)) / fit$weight
+    }, numeric(fit$npoints))
+    cold <- gpuiso:::poset_fit(Y, fit$weight, fit$edges$to, fit$edges$from)
+    expect_equal(idr_dense(fit), pmin(pmax(cold, 0), 1), tolerance = 1e-12,
+                 label = sprintf("%d covariates, seed %d", d, seed))
+  }
+})
+
 test_that("the fit is the same on 1 to 8 threads", {
   set.seed(6)
   n <- 600
