@@ -8,15 +8,15 @@
 #     GPUISO_LIB              library that holds gpuiso (default: the normal library paths)
 #     GPUISO_BENCH_SIZES      comma-separated n for the covariate rows (default 1e3,1e4)
 #     GPUISO_BENCH_THREADS    comma-separated thread counts (default 1,2)
-#     GPUISO_BENCH_ALL_MAX    the largest n fitted at all thresholds (default 1000; above,
-#                             the time is estimated from the 100-threshold fit, marked "est.")
+#     GPUISO_BENCH_ALL_MAX    the largest n fitted at all thresholds on covariates (default
+#                             1e4; ensembles: 1e3); above, no row
 #     GPUISO_BENCH_BATCH      levels x observations of the batch row (default 1000x1000)
 #
 # Data: covariates X uniform on [0, 1]^d (all distinct), y = sum(X) + N(0, 1) (all
 # distinct: n thresholds with "all"). Ensembles: a level mu ~ Gamma(2, 2) per case,
 # members mu * exp(s Z) with s ~ U(0.1, 1.2) per case, y = mu * exp(s Z'). Tasks:
 #   fit, 100 thr     idr(y, X, thresholds = 100 quantiles of y) (the covering pairs included)
-#   fit, all thr     idr(y, X): every distinct y a threshold
+#   fit, all thr     idr(y, X): every distinct y a threshold (each warm from the one before)
 #   predict + CRPS   predict() at 1,000 new points and crps() there (the 100-threshold fit)
 #   quadprog         quadprog::solve.QP on the covering pairs, one threshold, times 100 or n
 #                    (est.); its largest difference from gpuiso's CDF in the note
@@ -32,7 +32,7 @@ lib <- Sys.getenv("GPUISO_LIB", "")
 suppressPackageStartupMessages(library(gpuiso))
 sizes <- as.numeric(strsplit(Sys.getenv("GPUISO_BENCH_SIZES", "1e3,1e4"), ",")[[1L]])
 threads <- as.integer(strsplit(Sys.getenv("GPUISO_BENCH_THREADS", "1,2"), ",")[[1L]])
-all_max <- env_num("GPUISO_BENCH_ALL_MAX", 1000)
+all_max <- env_num("GPUISO_BENCH_ALL_MAX", 1e4)
 batch <- as.numeric(strsplit(Sys.getenv("GPUISO_BENCH_BATCH", "1000x1000"), "x")[[1L]])
 have_qp <- requireNamespace("quadprog", quietly = TRUE)
 rows <- list()
@@ -62,19 +62,18 @@ quadprog_one <- function(fit, y, X, t) {
   list(seconds = tm, diff = max(abs(sol - got)))
 }
 
-run_case <- function(case, y, X, orders, n) {
+run_case <- function(case, y, X, orders, n, all_upto) {
   thr100 <- unique(stats::quantile(y, seq(0.01, 1, by = 0.01), names = FALSE, type = 1))
   for (k in threads) {
     t100 <- with_threads(k, tick(f100 <- idr(y, X, thresholds = thr100, orders = orders)))
     add(case, n, "fit, 100 thr", k, t100, sprintf("%d points, %d covering pairs, %.0f blocks",
                                                    f100$npoints, length(f100$edges$from),
                                                    f100$ptr[length(f100$ptr)]))
-    if (n <= all_max) {
+    if (n <= all_upto) {
       tall <- with_threads(k, tick(fall <- idr(y, X, orders = orders)))
-      add(case, n, "fit, all thr", k, tall, sprintf("%d thresholds", length(fall$thresholds)))
-    } else {
-      add(case, n, "fit, all thr", k, t100 * length(unique(y)) / length(thr100),
-          sprintf("est. from the 100-threshold fit (%d thresholds)", length(unique(y))))
+      add(case, n, "fit, all thr", k, tall, sprintf("%d thresholds, %.0f blocks",
+                                                    length(fall$thresholds),
+                                                    fall$ptr[length(fall$ptr)]))
     }
     new <- X[sample(nrow(X), 1000L, replace = nrow(X) < 1000L), , drop = FALSE]
     new[] <- lapply(new, function(v) v * stats::runif(length(v), 0.95, 1.05))
@@ -94,14 +93,15 @@ set.seed(1)
 for (d in 2:3) for (n in sizes) {
   X <- as.data.frame(matrix(stats::runif(n * d), n, d))
   y <- rowSums(X) + stats::rnorm(n)
-  run_case(sprintf("%d covariates (comp)", d), y, X, c(comp = 1), n)
+  run_case(sprintf("%d covariates (comp)", d), y, X, c(comp = 1), n, all_max)
 }
 for (members in c(10L, 50L)) for (n in sizes) for (ord in c("sd", "icx")) {
   mu <- stats::rgamma(n, 2, scale = 2)
   s <- stats::runif(n, 0.1, 1.2)
   X <- as.data.frame(mu * exp(s * matrix(stats::rnorm(n * members), n, members)))
   y <- mu * exp(s * stats::rnorm(n))
-  run_case(sprintf("ensemble of %d (%s)", members, ord), y, X, stats::setNames(1, ord), n)
+  run_case(sprintf("ensemble of %d (%s)", members, ord), y, X, stats::setNames(1, ord), n,
+           min(all_max, 1000))
 }
 L <- batch[1L]
 m <- batch[2L]
