@@ -181,8 +181,10 @@ idr_by_predict <- function(object, newdata, code, names, call, extra) {
   part <- rep.int(NA_integer_, q)
   parts <- list()
   x <- NULL
-  for (l in sort(unique(code[!is.na(code)]))) {
-    r <- which(code == l)
+  o <- order(code, na.last = NA, method = "radix")
+  by_level <- idr_slices(o, code[o], length(object$fits))
+  for (l in which(lengths(by_level) > 0L)) {
+    r <- by_level[[l]]
     nd <- if (rows2d) newdata[r, , drop = FALSE] else newdata[r]
     fit <- object$fits[[l]]
     pl <- unclass(if (is.null(call)) {

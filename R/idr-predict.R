@@ -122,7 +122,11 @@ new_idr_pred <- function(fit, x, j, lambda, names, parts = NULL, part = NULL) {
 # batch.
 idr_pred_parts <- function(p) {
   if (is.null(p$parts)) return(list(list(fit = p$fit, rows = seq_along(p$j))))
-  lapply(seq_along(p$parts), function(k) list(fit = p$parts[[k]], rows = which(p$part == k)))
+  # the predictions of each part by one radix order (a scan per part would
+  # cost parts x predictions)
+  o <- order(p$part, na.last = NA, method = "radix")
+  rows <- idr_slices(o, p$part[o], length(p$parts))
+  lapply(seq_along(p$parts), function(k) list(fit = p$parts[[k]], rows = rows[[k]]))
 }
 
 # The fit of prediction i.

@@ -8,8 +8,8 @@
 #     GPUISO_LIB              library that holds gpuiso (default: the normal library paths)
 #     GPUISO_BENCH_SIZES      comma-separated n for the covariate rows (default 1e3,1e4)
 #     GPUISO_BENCH_THREADS    comma-separated thread counts (default 1,2)
-#     GPUISO_BENCH_ALL_MAX    the largest n fitted at all thresholds on covariates (default
-#                             1e4; ensembles: 1e3); above, no row
+#     GPUISO_BENCH_ALL_MAX    the largest n fitted at all thresholds on two covariates (default
+#                             1e4; three covariates and ensembles: at most 1e3); above, no row
 #     GPUISO_BENCH_BATCH      levels x observations of the batch row (default 1000x1000)
 #
 # Data: covariates X uniform on [0, 1]^d (all distinct), y = sum(X) + N(0, 1) (all
