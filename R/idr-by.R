@@ -205,8 +205,10 @@ idr_by_predict <- function(object, newdata, code, names, call, extra) {
   }
   if (is.null(x)) x <- rep(NA_real_, q)
   if (is.data.frame(x)) row.names(x) <- NULL
+  # what printing and plotting read of "the fit": names and the thresholds' range
+  t <- unlist(lapply(parts, `[[`, "thresholds"), use.names = FALSE)
   head <- list(yname = object$yname, xname = object$xname,
-               thresholds = range(unlist(lapply(parts, `[[`, "thresholds"))))
+               thresholds = if (length(t)) range(t) else c(0, 1))
   new_idr_pred(head, x, j, lambda, names, parts, part)
 }
 

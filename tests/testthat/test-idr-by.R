@@ -96,4 +96,8 @@ test_that("bad batches are clear errors", {
     "level \"2\" of `by` has no observation of positive weight")
   e(idr(c(1, 2, 3), c(1, 2, 3), by = c(1, NA, 2), na.action = na.fail), "`by` has missing values")
   e(plot(fit, level = "q"), "`level` must be one level")
+  # points of no known level: missing predictions, quietly
+  none <- expect_silent(predict(fit, c(1, 2), by = c(NA, NA)))
+  expect_true(all(is.na(cdf(none, 1:3))))
+  expect_output(print(none), "2 missing")
 })
