@@ -131,8 +131,9 @@ idr_by_problems <- function(input, f, thresholds, call) {
 #'   fit's `by` (an unknown level is an error, a missing one gives a missing
 #'   prediction).
 #' @export
-predict.gpuiso_idr_by <- function(object, newdata = NULL, by = NULL, ...) {
+predict.gpuiso_idr_by <- function(object, newdata = NULL, by = NULL, data = NULL, ...) {
   call <- sys.call()
+  newdata <- idr_newdata_arg(newdata, data, call)$newdata
   if (is.null(newdata)) {
     if (!is.null(by)) {
       abort_input("`by` goes with `newdata`: the in-sample predictions have their levels.",

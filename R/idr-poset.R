@@ -232,16 +232,9 @@ idr_climatology <- function(y, w, thresholds) {
 predict.gpuiso_idr_po <- function(object, newdata = NULL, data = NULL, ...) {
   check_dots(..., fn = "predict()")
   call <- sys.call()
-  arg <- "newdata"
-  if (!is.null(data)) {
-    if (!is.null(newdata)) {
-      abort_input(paste0("Give the new covariate values as `newdata` or as ",
-                         "`data` (the spelling of 'isodistrreg'), not both."),
-                  call)
-    }
-    newdata <- data
-    arg <- "data"
-  }
+  nd <- idr_newdata_arg(newdata, data, call)
+  newdata <- nd$newdata
+  arg <- nd$arg
   if (is.null(newdata)) {
     node <- object$data$node
     p <- if (!anyNA(node)) {

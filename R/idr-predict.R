@@ -79,16 +79,9 @@ predict.gpuiso_idr <- function(object, newdata = NULL,
   check_dots(..., fn = "predict()")
   call <- sys.call()
   rule <- check_prediction_rule(interpolation, out_of_bounds, call)
-  arg <- "newdata"
-  if (!is.null(data)) {
-    if (!is.null(newdata)) {
-      abort_input(paste0("Give the new covariate values as `newdata` or as ",
-                         "`data` (the spelling of 'isodistrreg'), not both."),
-                  call)
-    }
-    newdata <- data
-    arg <- "data"
-  }
+  nd <- idr_newdata_arg(newdata, data, call)
+  newdata <- nd$newdata
+  arg <- nd$arg
   if (is.null(newdata)) {
     x <- object$data$x
     names <- object$data$names
@@ -108,6 +101,18 @@ predict.gpuiso_idr <- function(object, newdata = NULL,
 # Predictions: each the fitted CDF at 0-based point j of `fit` (mixed with
 # the next point's by lambda), or, for a batch (idr(..., by =)), of fit
 # parts[[part]]; j NA for a missing prediction.
+# The new points of predict(): `newdata`, or `data` (the spelling of
+# 'isodistrreg'), not both; list(newdata, arg, the name of the one given).
+idr_newdata_arg <- function(newdata, data, call) {
+  if (is.null(data)) return(list(newdata = newdata, arg = "newdata"))
+  if (!is.null(newdata)) {
+    abort_input(paste0("Give the new covariate values as `newdata` or as ",
+                       "`data` (the spelling of 'isodistrreg'), not both."),
+                call)
+  }
+  list(newdata = data, arg = "data")
+}
+
 new_idr_pred <- function(fit, x, j, lambda, names, parts = NULL, part = NULL) {
   p <- list(fit = fit, x = x, j = j, lambda = lambda, names = names)
   if (!is.null(parts)) {

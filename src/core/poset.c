@@ -277,23 +277,33 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
   return status;
 }
 
+/* The CSR of the edges from[e] -> to[e] over n nodes into G: 1 when memory
+ * runs out (G then freed). */
+static int graph_csr(gi_idx n, const int *from, const int *to, gi_idx ne, graph *G)
+{
+  G->n = n;
+  G->first = calloc((size_t) n + 1, sizeof(gi_idx));
+  G->head = malloc(((size_t) ne + 1) * sizeof(gi_idx));
+  if (G->first == NULL || G->head == NULL) {
+    free(G->first);
+    free(G->head);
+    return 1;
+  }
+  for (gi_idx e = 0; e < ne; e++) G->first[from[e] + 1]++;
+  for (gi_idx i = 0; i < n; i++) G->first[i + 1] += G->first[i];
+  for (gi_idx e = 0; e < ne; e++) G->head[G->first[from[e]]++] = to[e];
+  for (gi_idx i = n; i > 0; i--) G->first[i] = G->first[i - 1];
+  G->first[0] = 0;
+  return 0;
+}
+
 gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx K,
                              const int *from, const int *to, gi_idx ne, int nthreads,
                              double *fit)
 {
   if (n <= 0 || K <= 0) return GI_OK;
-  graph G = {n, calloc((size_t) n + 1, sizeof(gi_idx)),
-             malloc(((size_t) ne + 1) * sizeof(gi_idx))};
-  if (G.first == NULL || G.head == NULL) {
-    free(G.first);
-    free(G.head);
-    return GI_ERR_NOMEM;
-  }
-  for (gi_idx e = 0; e < ne; e++) G.first[from[e] + 1]++;
-  for (gi_idx i = 0; i < n; i++) G.first[i + 1] += G.first[i];
-  for (gi_idx e = 0; e < ne; e++) G.head[G.first[from[e]]++] = to[e];
-  for (gi_idx i = n; i > 0; i--) G.first[i] = G.first[i - 1];
-  G.first[0] = 0;
+  graph G;
+  if (graph_csr(n, from, to, ne, &G)) return GI_ERR_NOMEM;
   int nt = gi_threads_cap(nthreads);
   if ((gi_idx) nt > K) nt = (int) K;
   gi_status status = GI_OK;
@@ -319,26 +329,6 @@ gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx 
   free(G.head);
   if (status == GI_OK && gi_stop_requested()) status = GI_ERR_INTERRUPT;
   return status;
-}
-
-/* The in-edges of the graph, for the warm starts: CSR by head. */
-static int graph_in(const graph *G, gi_idx ne, graph *In)
-{
-  gi_idx n = G->n;
-  In->n = n;
-  In->first = calloc((size_t) n + 1, sizeof(gi_idx));
-  In->head = malloc(((size_t) ne + 1) * sizeof(gi_idx));
-  if (In->first == NULL || In->head == NULL) return 1;
-  for (gi_idx u = 0; u < n; u++)
-    for (gi_idx e = G->first[u]; e < G->first[u + 1]; e++) In->first[G->head[e] + 1]++;
-  for (gi_idx i = 0; i < n; i++) In->first[i + 1] += In->first[i];
-  gi_idx *fill = malloc(((size_t) n + 1) * sizeof(gi_idx));
-  if (fill == NULL) return 1;
-  memcpy(fill, In->first, (size_t) n * sizeof(gi_idx));
-  for (gi_idx u = 0; u < n; u++)
-    for (gi_idx e = G->first[u]; e < G->first[u + 1]; e++) In->head[fill[G->head[e]]++] = u;
-  free(fill);
-  return 0;
 }
 
 /* Whether two fitted values are one level (equal up to the rounding of
@@ -433,21 +423,12 @@ gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_i
                                 double *fit)
 {
   if (n <= 0 || K <= 0) return GI_OK;
-  graph G = {n, calloc((size_t) n + 1, sizeof(gi_idx)),
-             malloc(((size_t) ne + 1) * sizeof(gi_idx))};
-  graph In = {n, NULL, NULL};
-  if (G.first == NULL || G.head == NULL) {
+  /* the out-edges, and the in-edges (the edges reversed) for the warm starts */
+  graph G, In;
+  if (graph_csr(n, from, to, ne, &G)) return GI_ERR_NOMEM;
+  if (graph_csr(n, to, from, ne, &In)) {
     free(G.first);
     free(G.head);
-    return GI_ERR_NOMEM;
-  }
-  for (gi_idx e = 0; e < ne; e++) G.first[from[e] + 1]++;
-  for (gi_idx i = 0; i < n; i++) G.first[i + 1] += G.first[i];
-  for (gi_idx e = 0; e < ne; e++) G.head[G.first[from[e]]++] = to[e];
-  for (gi_idx i = n; i > 0; i--) G.first[i] = G.first[i - 1];
-  G.first[0] = 0;
-  if (graph_in(&G, ne, &In)) {
-    free(G.first); free(G.head); free(In.first); free(In.head);
     return GI_ERR_NOMEM;
   }
   int nt = gi_threads_cap(nthreads);

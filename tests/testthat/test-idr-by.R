@@ -90,6 +90,10 @@ test_that("bad batches are clear errors", {
   e(predict(fit, c(1, 2), by = "a"), "one level per new point \\(2\\)")
   e(predict(fit, c(1, 2), by = c("a", "z")), "level that the fit does not know: element 2 is \"z\"")
   e(predict(fit, by = "a"), "`by` goes with `newdata`")
+  # isodistrreg's spelling `data` works as `newdata`, not both
+  expect_equal(cdf(predict(fit, data = data.frame(x = c(1, 3)), by = c("a", "b")), 2),
+               cdf(predict(fit, c(1, 3), by = c("a", "b")), 2))
+  e(predict(fit, c(1, 2), data = c(1, 2), by = c("a", "b")), "not both")
   e(idr(c(1, 2, 3), c(1, 2, 3), by = c("a", "b")), "one level per observation \\(3\\)")
   e(idr(c(1, 2, 3), c(1, 2, 3), by = list(1, 2, 3)), "one level per observation")
   e(idr(c(1, 2, 3, 4), c(1, 2, 3, 4), weights = c(1, 1, 0, 0), by = c(1, 1, 2, 2)),
