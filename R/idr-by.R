@@ -1,6 +1,7 @@
 # IDR batches: idr(..., by = station) fits one IDR per level of `by` in one
-# call. On one covariate the levels' threshold sweeps are one engine batch,
-# spread over the threads (src/api_idr.c, ffi_idr_fit_batch()); on several,
+# call. On one covariate the levels' threshold problems are one engine
+# batch: on the GPU one run of slabs (cuda/idr.cu), on the CPU the levels'
+# sweeps spread over the threads (src/api_idr.c); on several,
 # each level's fit runs its thresholds on the threads in turn. Predictions
 # take the level of each new point and are evaluated per level by cdf(),
 # crps() and the rest.
@@ -35,20 +36,7 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
     nk <- vapply(probs, function(p) length(p$kcode), 0L)
     dev <- resolve_device(device, sum(nk), ecall,
                           min_n = gpu_min_n("gpuiso.idr_gpu_min_n", idr_gpu_min_n_default))
-    res <- if (dev == "gpu") {
-      lapply(probs, function(p) idr_engine(p$xcode, p$kcode, p$wk, length(p$xu),
-                                           length(p$thresholds), "gpu"))
-    } else {
-      out <- .Call(ffi_idr_fit_batch,
-                   unlist(lapply(probs, `[[`, "xcode"), use.names = FALSE),
-                   unlist(lapply(probs, `[[`, "kcode"), use.names = FALSE),
-                   if (!is.null(input$w)) unlist(lapply(probs, `[[`, "wk"), use.names = FALSE),
-                   as.integer(c(0L, cumsum(nk))),
-                   vapply(probs, function(p) length(p$xu), 0L),
-                   vapply(probs, function(p) length(p$thresholds), 0L),
-                   resolve_threads())
-      lapply(out, function(o) c(o, list(device = "cpu")))
-    }
+    res <- idr_batch_engine(probs, !is.null(input$w), dev)
     fits <- Map(function(r, p, b) idr_one_object(sub(r), p, b, call, ecall), rows, probs, res)
   }
   names(fits) <- lev
@@ -57,6 +45,28 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
               data = list(x = input$x, y = input$y, by = f, names = input$names))
   fit$na.action <- input$na.action
   structure(fit, class = "gpuiso_idr_by")
+}
+
+# The engines of a batch on one covariate: list(ptr, start, value, device),
+# one per level of the problems of idr_by_problems(). On the GPU every
+# level's thresholds are one run of slabs (cuda/idr.cu); the CPU spreads
+# the levels' sweeps over its threads.
+idr_batch_engine <- function(probs, weighted, device) {
+  pick <- function(name) unlist(lapply(probs, `[[`, name), use.names = FALSE)
+  xcode <- pick("xcode")
+  kcode <- pick("kcode")
+  w <- if (weighted) pick("wk")
+  off <- as.integer(c(0L, cumsum(vapply(probs, function(p) length(p$kcode), 0L))))
+  m <- vapply(probs, function(p) length(p$xu), 0L)
+  K <- vapply(probs, function(p) length(p$thresholds), 0L)
+  res <- on_device(device,
+    # the device sums weights in plain doubles: exact only for whole numbers
+    gpu = if (sums_exact_in_doubles(weights = w)) {
+      .Call(ffi_gpu_idr_batch, xcode, kcode, w, off, m, K, resolve_threads())
+    },
+    cpu = list(fits = .Call(ffi_idr_fit_batch, xcode, kcode, w, off, m, K,
+                            resolve_threads())))
+  lapply(res$fits, function(o) c(o, list(device = res$device)))
 }
 
 # The levels of `by` as a factor (unused levels of a factor dropped); for

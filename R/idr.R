@@ -114,9 +114,13 @@
 #' thresholds (the `thresholds` grid, when given, serves all), and returns
 #' an object of class `"gpuiso_idr_by"`: `fits`, the fits by level (each an
 #' ordinary fit from `idr()`), with `levels`, `n`, `call` and the data. On
-#' one covariate, the sweeps of all levels are one batch of the engine,
-#' spread over its threads (one sweep each); on several, the levels are
-#' fitted in turn, each on the threads. `predict(fit, newdata, by = )`
+#' one covariate, the threshold problems of all levels are one batch of the
+#' engine: on the CPU the levels' sweeps are spread over its threads (one
+#' sweep each); on the GPU (`device = "gpu"`, or `"auto"` from 2,000
+#' observations in all) the problems of every level are built and solved in
+#' the same slabs, so that many small fits cost about what one large fit of
+#' as many CDF values does. On several covariates the levels are fitted in
+#' turn, each on the CPU's threads. `predict(fit, newdata, by = )`
 #' takes the level of each new point (or a column of `newdata` named like
 #' `by`); the evaluation functions take the predictions of a batch as they
 #' take any others, and `plot(fit, level = )` draws one level's fit.

@@ -10,7 +10,11 @@
 #     GPUISO_BENCH_THREADS    comma-separated thread counts (default 1,2)
 #     GPUISO_BENCH_ALL_MAX    the largest n fitted at all thresholds on two covariates (default
 #                             1e4; three covariates and ensembles: at most 1e3); above, no row
-#     GPUISO_BENCH_BATCH      levels x observations of the batch row (default 1000x1000)
+#     GPUISO_BENCH_BATCH      levels x observations of the batch rows, comma-separated
+#                             (default 1000x1000)
+#     GPUISO_BENCH_DEVICES    engines of the batch rows, comma-separated (default cpu; gpu adds
+#                             the one-call batch on the GPU and, for comparison, one GPU call per level)
+#     GPUISO_BENCH_PARTS      which rows: covariates,ensembles,batch (default all three)
 #
 # Data: covariates X uniform on [0, 1]^d (all distinct), y = sum(X) + N(0, 1) (all
 # distinct: n thresholds with "all"). Ensembles: a level mu ~ Gamma(2, 2) per case,
@@ -20,7 +24,8 @@
 #   predict + CRPS   predict() at 1,000 new points and crps() there (the 100-threshold fit)
 #   quadprog         quadprog::solve.QP on the covering pairs, one threshold, times 100 or n
 #                    (est.); its largest difference from gpuiso's CDF in the note
-#   batch            idr(y, x, by = level): L levels of m observations, one covariate
+#   batch            idr(y, x, by = level): L levels of m observations, one covariate; on the
+#                    GPU also "fit, a call per level": idr(device = "gpu") on each level in turn
 # Wall clock around the R call, one run each; the thread count from options(gpuiso.threads).
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) < 1L) stop("usage: Rscript bench/idr-multi.R OUT.csv")
@@ -33,13 +38,17 @@ suppressPackageStartupMessages(library(gpuiso))
 sizes <- as.numeric(strsplit(Sys.getenv("GPUISO_BENCH_SIZES", "1e3,1e4"), ",")[[1L]])
 threads <- as.integer(strsplit(Sys.getenv("GPUISO_BENCH_THREADS", "1,2"), ",")[[1L]])
 all_max <- env_num("GPUISO_BENCH_ALL_MAX", 1e4)
-batch <- as.numeric(strsplit(Sys.getenv("GPUISO_BENCH_BATCH", "1000x1000"), "x")[[1L]])
+batches <- lapply(strsplit(strsplit(Sys.getenv("GPUISO_BENCH_BATCH", "1000x1000"), ",")[[1L]], "x"),
+                  as.numeric)
+devices <- strsplit(Sys.getenv("GPUISO_BENCH_DEVICES", "cpu"), ",")[[1L]]
+parts <- strsplit(Sys.getenv("GPUISO_BENCH_PARTS", "covariates,ensembles,batch"), ",")[[1L]]
 have_qp <- requireNamespace("quadprog", quietly = TRUE)
 rows <- list()
-add <- function(case, n, task, thr, t, note = "") {
-  rows[[length(rows) + 1L]] <<- data.frame(case = case, n = n, task = task, threads = thr,
-                                           seconds = t, note = note)
-  cat(sprintf("%-28s n=%-6g %-18s %2d thr %10s  %s\n", case, n, task, thr, fmt_t(t), note))
+add <- function(case, n, task, thr, t, note = "", device = "cpu") {
+  rows[[length(rows) + 1L]] <<- data.frame(case = case, n = n, task = task, device = device,
+                                           threads = thr, seconds = t, note = note)
+  cat(sprintf("%-28s n=%-6g %-26s %s %2d thr %10s  %s\n", case, n, task, device, thr, fmt_t(t),
+              note))
 }
 tick <- function(expr) { t0 <- now(); force(expr); now() - t0 }
 with_threads <- function(k, code) {
@@ -90,13 +99,13 @@ run_case <- function(case, y, X, orders, n, all_upto) {
 }
 
 set.seed(1)
-for (d in 2:3) for (n in sizes) {
+if ("covariates" %in% parts) for (d in 2:3) for (n in sizes) {
   X <- as.data.frame(matrix(stats::runif(n * d), n, d))
   y <- rowSums(X) + stats::rnorm(n)
   run_case(sprintf("%d covariates (comp)", d), y, X, c(comp = 1), n,
            if (d == 2) all_max else min(all_max, 1000))
 }
-for (members in c(10L, 50L)) for (n in sizes) for (ord in c("sd", "icx")) {
+if ("ensembles" %in% parts) for (members in c(10L, 50L)) for (n in sizes) for (ord in c("sd", "icx")) {
   mu <- stats::rgamma(n, 2, scale = 2)
   s <- stats::runif(n, 0.1, 1.2)
   X <- as.data.frame(mu * exp(s * matrix(stats::rnorm(n * members), n, members)))
@@ -104,24 +113,40 @@ for (members in c(10L, 50L)) for (n in sizes) for (ord in c("sd", "icx")) {
   run_case(sprintf("ensemble of %d (%s)", members, ord), y, X, stats::setNames(1, ord), n,
            min(all_max, 1000))
 }
-L <- batch[1L]
-m <- batch[2L]
-lev <- rep(seq_len(L), each = m)
-x <- stats::runif(L * m)
-y <- stats::rgamma(L * m, 1 + 2 * x)
-for (k in unique(c(threads, max(threads)))) {
-  t <- with_threads(k, tick(fb <- idr(y, x, by = lev, device = "cpu")))
-  add(sprintf("batch %g x %g", L, m), L * m, "fit, all thr", k, t,
-      sprintf("%g fits of %g observations, one covariate", L, m))
-  tp <- with_threads(k, tick(s <- crps(fb)))
-  add(sprintf("batch %g x %g", L, m), L * m, "in-sample CRPS", k, tp, "")
+if ("batch" %in% parts) for (b in batches) {
+  L <- b[1L]
+  m <- b[2L]
+  case <- sprintf("batch %g x %g", L, m)
+  note <- sprintf("%g fits of %g observations, one covariate", L, m)
+  lev <- rep(seq_len(L), each = m)
+  x <- stats::runif(L * m)
+  y <- stats::rgamma(L * m, 1 + 2 * x)
+  ref <- NULL
+  for (dev in devices) for (k in if (dev == "cpu") unique(threads) else max(threads)) {
+    if (dev == "gpu") invisible(idr(y[1:1000], x[1:1000], device = "gpu")) # warm-up
+    t <- with_threads(k, tick(fb <- idr(y, x, by = lev, device = dev)))
+    got <- unique(vapply(fb$fits, `[[`, "", "device"))
+    if (is.null(ref)) ref <- fb
+    d <- max(abs(unlist(lapply(fb$fits, `[[`, "value")) -
+                 unlist(lapply(ref$fits, `[[`, "value"))))
+    add(case, L * m, "fit, all thr", k, t, sprintf("%s; largest difference from the first row %.1e",
+                                                   note, d), got)
+    if (dev == "gpu") {
+      rl <- split(seq_along(lev), lev)
+      t1 <- with_threads(k, tick(for (r in rl) idr(y[r], x[r], device = "gpu")))
+      add(case, L * m, "fit, a call per level", k, t1, "idr(device = \"gpu\") on each level", dev)
+    }
+    tp <- with_threads(k, tick(s <- crps(fb)))
+    add(case, L * m, "in-sample CRPS", k, tp, "", got)
+  }
 }
 out <- do.call(rbind, rows)
 out$commit <- Sys.getenv("GPUISO_BENCH_COMMIT", "")
 out$date <- format(Sys.Date())
 utils::write.csv(out, args[1L], row.names = FALSE)
-cat("\n| case | n | task | threads | time | note |\n| --- | ---: | --- | ---: | ---: | --- |\n")
+cat("\n| case | n | task | device | threads | time | note |\n| --- | ---: | --- | --- | ---: | ---: | --- |\n")
 for (i in seq_len(nrow(out))) {
-  cat(sprintf("| %s | %s | %s | %d | %s | %s |\n", out$case[i], format(out$n[i], big.mark = ","),
-              out$task[i], out$threads[i], fmt_t(out$seconds[i]), out$note[i]))
+  cat(sprintf("| %s | %s | %s | %s | %d | %s | %s |\n", out$case[i],
+              format(out$n[i], big.mark = ","), out$task[i], out$device[i], out$threads[i],
+              fmt_t(out$seconds[i]), out$note[i]))
 }

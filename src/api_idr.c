@@ -79,8 +79,9 @@ SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP threads)
   const double *wp = gi_weights_arg(w, n);
   SEXP ptr = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) KK + 1));
   char msg[1024] = "";
+  int64_t lobs[2] = {0, (int64_t) n}, lm = mm, lK = KK;
   gi_gpu_begin(threads);
-  int status = gi_cuda_idr_host(INTEGER(xcode), INTEGER(kcode), wp, (int64_t) n, mm, KK,
+  int status = gi_cuda_idr_host(INTEGER(xcode), INTEGER(kcode), wp, 1, lobs, &lm, &lK,
                                 REAL(ptr), msg, sizeof(msg));
   R_xlen_t nb = status == GI_CUDA_OK ? (R_xlen_t) REAL(ptr)[(R_xlen_t) KK] : 0;
   const int *s = NULL;
@@ -206,12 +207,11 @@ static SEXP idr_batch_result(void *data)
   return out;
 }
 
-/* xcode, kcode, w as for ffi_idr_fit(), the observations of level l at
- * off[l] .. off[l + 1] - 1 (xcode and kcode within the level: 0-based
- * indices into its m[l] covariate values and K[l] thresholds). Returns a
- * list of list(ptr, start, value), one per level. */
-SEXP ffi_idr_fit_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
-                       SEXP threads)
+/* The arguments of a batch, checked: xcode, kcode, w as for ffi_idr_fit(),
+ * the observations of level l at off[l] .. off[l + 1] - 1 (xcode and
+ * kcode within the level: 0-based indices into its m[l] covariate values
+ * and K[l] thresholds). Returns the number of levels. */
+static int batch_args(SEXP xcode, SEXP kcode, SEXP off, SEXP m, SEXP K)
 {
   if (TYPEOF(xcode) != INTSXP || TYPEOF(kcode) != INTSXP || TYPEOF(off) != INTSXP ||
       TYPEOF(m) != INTSXP || TYPEOF(K) != INTSXP || Rf_xlength(xcode) != Rf_xlength(kcode) ||
@@ -229,6 +229,18 @@ SEXP ffi_idr_fit_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
       if (xc[i] < 0 || xc[i] >= mm[l] || kc[i] < 0 || kc[i] > KK[l])
         gi_internal_error("a covariate or threshold index is out of range");
   }
+  return L;
+}
+
+/* Arguments as batch_args(). Returns a list of list(ptr, start, value), one
+ * per level. */
+SEXP ffi_idr_fit_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
+                       SEXP threads)
+{
+  int L = batch_args(xcode, kcode, off, m, K);
+  R_xlen_t n = Rf_xlength(xcode);
+  const int *o = INTEGER(off), *mm = INTEGER(m), *KK = INTEGER(K), *xc = INTEGER(xcode),
+            *kc = INTEGER(kcode);
   const double *wp = gi_weights_arg(w, n);
   idr_batch b = {L, KK, (gi_idr_sweep **) R_alloc((size_t) (L > 0 ? L : 1),
                                                   sizeof(gi_idr_sweep *))};
@@ -260,4 +272,59 @@ SEXP ffi_idr_fit_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
     gi_abort("memory", NULL, 0, "Not enough memory for the batch of %d IDR fits.", L);
   }
   return R_ExecWithCleanup(idr_batch_result, &b, idr_batch_free, &b);
+}
+
+/* A batch on the device: the problems of all levels are one run of slabs
+ * (cuda/idr.cu). Arguments as batch_args(); returns list(fits, status),
+ * fits as ffi_idr_fit_batch() gives them (NULL unless the status is
+ * "ok"). */
+SEXP ffi_gpu_idr_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
+                       SEXP threads)
+{
+  int L = batch_args(xcode, kcode, off, m, K);
+  R_xlen_t n = Rf_xlength(xcode);
+  const int *o = INTEGER(off), *mm = INTEGER(m), *KK = INTEGER(K);
+  const double *wp = gi_weights_arg(w, n);
+  int64_t *lobs = (int64_t *) R_alloc((size_t) L + 1, sizeof(int64_t));
+  int64_t *lm = (int64_t *) R_alloc((size_t) L + 1, sizeof(int64_t));
+  int64_t *lK = (int64_t *) R_alloc((size_t) L + 1, sizeof(int64_t));
+  R_xlen_t P = 0;
+  for (int l = 0; l <= L; l++) lobs[l] = o[l];
+  for (int l = 0; l < L; l++) {
+    lm[l] = mm[l];
+    lK[l] = KK[l];
+    P += KK[l];
+  }
+  double *ptr = (double *) R_alloc((size_t) P + 1, sizeof(double));
+  char msg[1024] = "";
+  gi_gpu_begin(threads);
+  int status = gi_cuda_idr_host(INTEGER(xcode), INTEGER(kcode), wp, L, lobs, lm, lK, ptr,
+                                msg, sizeof(msg));
+  SEXP fits = R_NilValue;
+  if (status == GI_CUDA_OK) {
+    const int *s = NULL;
+    const double *v = NULL;
+    if (ptr[P] > 0) gi_cuda_idr_result(&s, &v);
+    const char *names[] = {"ptr", "start", "value", ""};
+    fits = PROTECT(Rf_allocVector(VECSXP, L));
+    R_xlen_t p0 = 0;
+    for (int l = 0; l < L; l++) {
+      SEXP one = PROTECT(Rf_mkNamed(VECSXP, names));
+      SEXP lp = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) KK[l] + 1));
+      double b0 = ptr[p0];
+      for (R_xlen_t k = 0; k <= KK[l]; k++) REAL(lp)[k] = ptr[p0 + k] - b0;
+      R_xlen_t nb = (R_xlen_t) (ptr[p0 + KK[l]] - b0);
+      SET_VECTOR_ELT(one, 0, lp);
+      SET_VECTOR_ELT(one, 1, gi_int_vector(s ? s + (R_xlen_t) b0 : NULL, nb));
+      SET_VECTOR_ELT(one, 2, gi_real_vector(v ? v + (R_xlen_t) b0 : NULL, nb));
+      SET_VECTOR_ELT(fits, l, one);
+      UNPROTECT(2);
+      p0 += KK[l];
+    }
+  } else {
+    PROTECT(fits);
+  }
+  SEXP out = gi_gpu_result(status, msg, (const char *[]) {"fits", ""}, (SEXP[]) {fits});
+  UNPROTECT(1);
+  return out;
 }

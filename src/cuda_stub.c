@@ -100,11 +100,11 @@ int gi_cuda_isoreg_host(const double *x, const double *y, const double *w,
   return absent(msg, len);
 }
 
-int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w,
-                     int64_t n, int64_t m, int64_t K, double *ptr, char *msg,
-                     size_t len)
+int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w, int L,
+                     const int64_t *lobs, const int64_t *m, const int64_t *K,
+                     double *ptr, char *msg, size_t len)
 {
-  (void) xcode; (void) kcode; (void) w; (void) n; (void) m; (void) K;
+  (void) xcode; (void) kcode; (void) w; (void) L; (void) lobs; (void) m; (void) K;
   (void) ptr;
   return absent(msg, len);
 }

@@ -126,18 +126,23 @@ int gi_cuda_isoreg_host(const double *x, const double *y, const double *w,
                         char *msg, size_t len);
 
 /*
- * Isotonic distributional regression on the device: for each of K
- * thresholds the antitonic regression, over m distinct covariate values,
- * of the share of each value's weight switched on. Observation i is at
- * value xcode[i] (0-based) and switches on at threshold kcode[i] < K; w is
- * NULL or > 0, and every value has an observation. ptr[0..K] gets the
- * running count of blocks, threshold k's blocks being ptr[k] .. ptr[k+1]-1
- * of the arrays that gi_cuda_idr_result() gives (first value index, CDF
- * value; valid until the next call). n and m < 2^31, else GI_CUDA_RANGE.
+ * Isotonic distributional regression on the device, for a batch of L
+ * independent fits (levels): for each of level l's K[l] thresholds the
+ * antitonic regression, over its m[l] distinct covariate values, of the
+ * share of each value's weight switched on. Level l's observations are
+ * lobs[l] .. lobs[l+1] - 1; observation i is at value xcode[i] (0-based,
+ * within its level) and switches on at threshold kcode[i] <= K[l] (K[l]:
+ * never); w is NULL or > 0, and every value has an observation. The
+ * problems are the levels' thresholds in turn, P in all: ptr[0..P] gets
+ * the running count of blocks, problem p's blocks being ptr[p] ..
+ * ptr[p+1]-1 of the arrays that gi_cuda_idr_result() gives (first value
+ * index within the level, CDF value; valid until the next call). The
+ * observations and the values of all levels < 2^31, else GI_CUDA_RANGE,
+ * as for a level whose weights spread beyond 2^30.
  */
-int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w,
-                     int64_t n, int64_t m, int64_t K, double *ptr, char *msg,
-                     size_t len);
+int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w, int L,
+                     const int64_t *lobs, const int64_t *m, const int64_t *K,
+                     double *ptr, char *msg, size_t len);
 void gi_cuda_idr_result(const int **start, const double **value);
 
 /*

@@ -105,3 +105,56 @@ test_that("bad batches are clear errors", {
   expect_true(all(is.na(cdf(none, 1:3))))
   expect_output(print(none), "2 missing")
 })
+
+test_that("a batch on the GPU equals the CPU's batch, over slabs that cut levels", {
+  skip_if_not(gpu_available())
+  set.seed(23)
+  blocks <- function(fit) lapply(fit$fits, function(g) list(g$ptr, g$start))
+  values <- function(fit) lapply(fit$fits, function(g) g$value)
+  check <- function(y, x, by, w = NULL, thresholds = NULL, device = "gpu") {
+    x0 <- x; y0 <- y
+    g <- idr(y, x, weights = w, by = by, thresholds = thresholds, device = "gpu")
+    c <- idr(y, x, weights = w, by = by, thresholds = thresholds, device = "cpu")
+    expect_identical(unique(vapply(g$fits, `[[`, "", "device")), device)
+    expect_identical(blocks(g), blocks(c))
+    expect_equal(values(g), values(c), tolerance = 1e-12)
+    expect_identical(x, x0); expect_identical(y, y0)
+    invisible(g)
+  }
+  # levels of 1 to 300 observations, ties in x and y, weights in quarters
+  # (their sums are exact in doubles), a grid
+  L <- 60
+  size <- c(1, 2, sample(1:300, L - 2, replace = TRUE))
+  st <- rep(sprintf("s%02d", seq_len(L)), size)
+  n <- length(st)
+  x <- round(runif(n, 0, 10), 1)
+  y <- round(rgamma(n, 1 + x / 3), 1)
+  w <- sample(1:8, n, replace = TRUE) / 4
+  check(y, x, st)
+  check(y, x, st, w)
+  check(y, x, st, thresholds = seq(0, 6, by = 0.25))
+  # one level of 1.2e8 CDF values: its thresholds take two slabs, the
+  # first shared with the small levels before it, the second with those after
+  n1 <- 11000
+  st2 <- c(rep("a", 40), rep("b", n1), rep("c", 50), rep("d", 3))
+  x2 <- runif(length(st2), 0, 10)
+  y2 <- rgamma(length(st2), 1 + x2 / 3)
+  g <- check(y2, x2, st2)
+  expect_equal(crps(g), crps(idr(y2, x2, by = st2, device = "cpu")), tolerance = 1e-12)
+  # weights whose sums doubles round, or spread beyond 2^30 in one level:
+  # the whole batch on the CPU, as the CPU fits it
+  check(y, x, st, runif(n, 0.2, 2), device = "cpu")
+  w2 <- rep(1, n)
+  w2[st == "s05"][1] <- 2^-40
+  check(y, x, st, w2, device = "cpu")
+  # many tiny levels in one slab
+  st3 <- sample(1:3000, 20000, replace = TRUE)
+  x3 <- sample(1:5, 20000, replace = TRUE)
+  y3 <- rpois(20000, x3)
+  check(y3, x3, st3)
+  on.exit(full_device(FALSE), add = TRUE)
+  full_device(TRUE)
+  expect_error(idr(y3, x3, by = st3, device = "gpu"), class = "gpuiso_error_device",
+               regexp = "out of memory")
+  expect_identical(gpu_info()$workspace, 0)
+})
