@@ -26,11 +26,13 @@
 #' one is available; see [gpuiso-package] for the option) the thresholds are
 #' instead solved as batches of antitonic problems by the GPU engine, in
 #' slabs of at most 120 million CDF values (fewer when the device has less
-#' free memory: a slab needs about 80 bytes of device memory per value). The
+#' free memory: a slab needs about 130 bytes of device memory per value). The
 #' problems of a slab are built on the device from the observations, and
 #' each solved slab is reduced there to its blocks: only the observations go
 #' to the device and only the blocks come back, in the representation
-#' below. Both engines give the same blocks up to rounding.
+#' below. Each block's value is then recomputed on the device as the exact
+#' ratio of its summed weights, so both engines give the same blocks and
+#' values, bit for bit (see below for where they may not).
 #'
 #' @section Arithmetic over the whole range of doubles:
 #' The fit is exact for any finite weights in any mix, from the smallest
@@ -51,9 +53,13 @@
 #' weights in plain doubles, which is exact for whole-number weights
 #' summing to less than \eqn{2^{53}}{2^53} (or whole multiples of one power
 #' of two, such as quarters, likewise): other weights are fitted on the
-#' CPU (the fit's `device` says so). The GPU's CDF values are block means
-#' of shares rounded per covariate value, those of the CPU up to that
-#' rounding (identical in the differential tests).
+#' CPU (the fit's `device` says so). The GPU's solver pools shares rounded
+#' per covariate value; its blocks then get their exact means, so its fit
+#' is the CPU's wherever pooling the rounded shares decides as pooling the
+#' exact ones does. That can fail only where two block means differ by a
+#' few units in the last place, which takes more than about
+#' \eqn{2^{26}}{2^26} observations (or summed weight, in units of the
+#' smallest weight) in one fit.
 #'
 #' @section The representation:
 #' The fit at threshold \eqn{k} is a step function of the covariate index

@@ -1,14 +1,16 @@
 /*
- * gpuiso CUDA engine: isotonic distributional regression on the device.
- * Every threshold t_k is one antitonic problem over the m distinct
- * covariate values: the share c_j(t_k) / W_j of the weight at x_j with
- * y <= t_k, weighted by W_j. The thresholds are solved in slabs of C
- * problems, a batch for the solver; each slab's problems are built on the
- * device from the observations (sorted by x, then by the threshold at
- * which they switch on, with running weights), solved, and reduced to their
- * blocks (first index and value), which alone come back to the host. The
- * m x K matrix never exists anywhere: a slab is at most GI_IDR_SLAB values.
- * Between slabs the host asks for interrupts (gi_interrupted()).
+ * gpuiso CUDA engine: isotonic distributional regression on the device,
+ * for one fit or a batch of independent fits (levels). Every threshold t_k
+ * of a level is one antitonic problem over its m distinct covariate
+ * values: the share c_j(t_k) / W_j of the weight at x_j with y <= t_k,
+ * weighted by W_j. The problems of all levels, in turn, are solved in
+ * slabs of whole problems, a batch for the solver; each slab's problems
+ * are built on the device from the observations (sorted by x, then by the
+ * threshold at which they switch on, with running weights), solved, and
+ * reduced to their blocks (first index and exact mean), which alone come
+ * back to the host. The m x K matrices never exist anywhere: a slab is at
+ * most GI_IDR_SLAB values. Between slabs the host asks for interrupts
+ * (gi_interrupted()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +20,7 @@
 #include "gi_cuda.h"
 
 /* Values per slab: the solver's workspace for a slab of long problems is
- * about 60 bytes a value, the slab's own buffers 40. */
+ * about 60 bytes a value, the slab's own buffers 64. */
 #define GI_IDR_SLAB ((int64_t) 120000000)
 #define GI_IDR_TILE 32 /* thresholds per thread when building a slab */
 #define GI_IDR_BUILD 128 /* threads per block when building a slab */
@@ -31,15 +33,21 @@ struct idr_tile {
   int32_t m, k0, count;
 };
 
-/* Slab values: block b builds part of the tile whose first block, in the
- * running count bfirst, is the last at or before b; its thread for value j
- * (column col0 + j) finds, by bisection, how many of the column's
- * observations switch on before the tile's first threshold, then walks the
- * tile. okc/ocw: the observations of column g are gptr[g] .. gptr[g+1] - 1,
- * by switch-on threshold (of their level), with running weights. */
-__global__ void idr_build(const int64_t *gptr, const int32_t *okc, const double *ocw,
-                          const idr_tile *tile, const int64_t *bfirst, int64_t ntile,
-                          int weighted, double *y, double *w)
+/* The share of column j's weight switched on at each threshold of the
+ * tile of block b (the tile whose first block, in the running count
+ * bfirst, is the last at or before b), by thread j of the tile: a
+ * bisection finds how many of the column's observations switch on before
+ * the tile's first threshold, then the thread walks the tile. okc/ocw:
+ * the observations of column g are gptr[g] .. gptr[g+1] - 1, by switch-on
+ * threshold (of their level), with running weights (exact: see
+ * level_shifts()). Without `flag`, the kernel builds the slab's problems
+ * (y, and w when weighted); with it, it adds each value's switched-on
+ * weight and weight to the sums (sc, sw) of the run of the fit that holds
+ * it (run pos[e] + flag[e] - 1). */
+__global__ void idr_columns(const int64_t *gptr, const int32_t *okc, const double *ocw,
+                            const idr_tile *tile, const int64_t *bfirst, int64_t ntile,
+                            int weighted, double *y, double *w, const int32_t *flag,
+                            const int32_t *pos, double *sc, double *sw)
 {
   int64_t bx = blockIdx.x, lo = 0, hi = ntile - 1;
   while (lo < hi) {
@@ -59,20 +67,33 @@ __global__ void idr_build(const int64_t *gptr, const int32_t *okc, const double 
   double c = a > first ? ocw[a - 1] : 0.0;
   for (int32_t t = 0; t < T.count; t++) {
     while (a < end && okc[a] == T.k0 + t) c = ocw[a++];
-    /* the last observation's running weight is W itself: exactly 1 */
     int64_t e = T.yoff + (int64_t) t * T.m + j;
-    y[e] = c / W;
-    if (weighted) w[e] = W;
+    if (flag == NULL) {
+      /* the last observation's running weight is W itself: exactly 1 */
+      y[e] = c / W;
+      if (weighted) w[e] = W;
+    } else {
+      /* exact sums, in any order: multiples of one power of two, below
+       * 2^53 of it */
+      int32_t run = pos[e] + flag[e] - 1;
+      if (c != 0.0) atomicAdd(sc + run, c);
+      atomicAdd(sw + run, W);
+    }
   }
 }
 
-/* CDF values: means of shares in [0, 1], and in [0, 1] but for rounding
- * (a run of zeros can come out a hair below zero). */
+/* The fit of a slab is reduced to its blocks in two steps. The solver's
+ * values are block means of the rounded shares c / W: first the runs of
+ * equal values (clamped to [0, 1]) are found, then each run gets the exact
+ * mean sum c / sum W of its values, correctly rounded, as the CPU's sweep
+ * gives it, and runs of one mean are joined into one block. So both
+ * engines give the same blocks, bit for bit, wherever the solver's
+ * decisions on the rounded shares are those on the exact ones (always but
+ * where two block means differ by a few units in the last place). */
 __device__ __forceinline__ double unit(double v) { return fmin(fmax(v, 0.0), 1.0); }
 
-/* 1 where a block starts: a change of the clamped value (so that two runs
- * that clamp to one value are one block); idr_firsts() then marks the
- * first value of every problem. */
+/* 1 where a run starts: a change of the clamped value; idr_firsts() then
+ * marks the first value of every problem. */
 __global__ void idr_flags(const double *fit, int64_t n, int32_t *flag)
 {
   int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
@@ -97,27 +118,53 @@ __device__ __forceinline__ int64_t problem_of(const int64_t *poff, int64_t C, in
   return lo;
 }
 
-__global__ void idr_scatter(const double *fit, const int32_t *flag, const int32_t *pos,
-                            const int64_t *poff, int64_t C, int64_t n, int32_t *start,
-                            double *value)
+/* The first slab value of each run. */
+__global__ void idr_run_starts(const int32_t *flag, const int32_t *pos, int64_t n,
+                               int32_t *rstart)
 {
   int64_t e = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
-  if (e >= n || !flag[e]) return;
-  start[pos[e]] = (int32_t) (e - poff[problem_of(poff, C, e)]);
-  value[pos[e]] = unit(fit[e]);
+  if (e < n && flag[e]) rstart[pos[e]] = (int32_t) e;
 }
 
-/* Blocks of each problem of the slab, and the slab's total. */
-__global__ void idr_counts(const int32_t *flag, const int32_t *pos, const int64_t *poff,
-                           int64_t C, int64_t *count)
+/* Run i's exact mean, and 1 in bflag where a block starts: the first run
+ * of a problem, or a change of the mean. Past the runs, 0. */
+__global__ void idr_means(const int32_t *rflag, const int32_t *rpos, const int32_t *rstart,
+                          const int64_t *poff, int64_t C, int64_t n, const double *sc,
+                          const double *sw, double *mean, int32_t *bflag)
+{
+  int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int64_t runs = (int64_t) rpos[n - 1] + rflag[n - 1];
+  if (i >= runs) { bflag[i] = 0; return; }
+  double v = sc[i] / sw[i];
+  mean[i] = v;
+  int64_t e = rstart[i];
+  int first = poff[problem_of(poff, C, e)] == e;
+  bflag[i] = (first || sc[i - 1] / sw[i - 1] != v) ? 1 : 0;
+}
+
+__global__ void idr_blocks(const int32_t *bflag, const int32_t *bpos, const int32_t *rstart,
+                           const double *mean, const int64_t *poff, int64_t C, int64_t n,
+                           int32_t *start, double *value)
+{
+  int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || !bflag[i]) return;
+  int64_t e = rstart[i];
+  start[bpos[i]] = (int32_t) (e - poff[problem_of(poff, C, e)]);
+  value[bpos[i]] = mean[i];
+}
+
+/* Blocks of each problem of the slab (its first run is rpos[poff[t]]),
+ * and the slab's total. */
+__global__ void idr_counts(const int32_t *rpos, const int32_t *bflag, const int32_t *bpos,
+                           const int64_t *poff, int64_t C, int64_t n, int64_t *count)
 {
   int64_t t = (int64_t) blockIdx.x * blockDim.x + threadIdx.x;
   if (t > C) return;
-  int64_t n = poff[C];
-  int64_t total = (int64_t) pos[n - 1] + flag[n - 1];
+  int64_t total = (int64_t) bpos[n - 1] + bflag[n - 1];
   if (t == C) { count[C] = total; return; }
-  int64_t hi = t + 1 < C ? pos[poff[t + 1]] : total;
-  count[t] = hi - pos[poff[t]];
+  int64_t hi = t + 1 < C ? bpos[rpos[poff[t + 1]]] : total;
+  count[t] = hi - bpos[rpos[poff[t]]];
 }
 
 /* The blocks of the last fit, kept for the glue to copy (host memory that
@@ -259,10 +306,12 @@ static void slab_plan(const idr_levels *lv, const idr_slab *s, int64_t *poff,
   }
 }
 
+/* Device buffers. After the solver, y holds the runs' switched-on weight,
+ * and fit their means. */
 struct idr_buffers {
   int64_t *gptr, *count, *poff, *bfirst;
-  int32_t *okc, *flag, *pos, *start;
-  double *ocw, *y, *w, *fit, *value;
+  int32_t *okc, *flag, *pos, *rstart, *bflag, *bpos, *start;
+  double *ocw, *y, *w, *fit, *sw, *value;
   idr_tile *tile;
   void *tmp;
   size_t tmp_bytes;
@@ -277,7 +326,8 @@ static size_t idr_layout(int64_t n, int64_t M, int64_t S, int64_t C, int64_t T,
   c.take_each(n, b->okc, b->ocw);
   c.take_each(s, b->y);
   c.take_each(weighted ? s : 0, b->w);
-  c.take_each(s, b->fit, b->flag, b->pos, b->start, b->value);
+  c.take_each(s, b->fit, b->sw, b->value);
+  c.take_each(s, b->flag, b->pos, b->rstart, b->bflag, b->bpos, b->start);
   c.take_each(C + 1, b->count, b->poff);
   c.take_each(T, b->tile);
   c.take_each(T + 1, b->bfirst);
@@ -330,7 +380,7 @@ static int idr_host(const int *xcode, const int *kcode, const double *w, idr_lev
   if (cudaMemGetInfo(&fr, &tot) != cudaSuccess) fr = 0;
   (void) cudaGetLastError();
   int64_t cap = GI_IDR_SLAB;
-  if (fr > 0 && (int64_t) (fr / 160) < cap) cap = (int64_t) (fr / 160);
+  if (fr > 0 && (int64_t) (fr / 200) < cap) cap = (int64_t) (fr / 200);
   /* the largest slab, problem count and tile count, for one workspace */
   int64_t S = 1, C = 1, T = 1;
   for (idr_slab s = next_slab(lv, 0, 0, cap); s.problems > 0;
@@ -380,8 +430,9 @@ static int idr_host(const int *xcode, const int *kcode, const double *w, idr_lev
         err = cudaMemcpy(b.bfirst, bfirst, ((size_t) s.tiles + 1) * sizeof(int64_t),
                          cudaMemcpyHostToDevice);
       if (err != cudaSuccess) break;
-      idr_build<<<(unsigned) bfirst[s.tiles], GI_IDR_BUILD>>>(
-          b.gptr, b.okc, b.ocw, b.tile, b.bfirst, s.tiles, weighted, b.y, b.w);
+      unsigned cols = (unsigned) bfirst[s.tiles];
+      idr_columns<<<cols, GI_IDR_BUILD>>>(b.gptr, b.okc, b.ocw, b.tile, b.bfirst, s.tiles,
+                                          weighted, b.y, b.w, NULL, NULL, NULL, NULL);
       err = cudaGetLastError();
       if (err != cudaSuccess) break;
       rc = gi_fit_prepared(b.y, weighted ? b.w : NULL, poff, c, 1, b.fit, NULL, msg, len);
@@ -392,9 +443,21 @@ static int idr_host(const int *xcode, const int *kcode, const double *w, idr_lev
       idr_firsts<<<(unsigned) ((c + 255) / 256), 256>>>(b.poff, c, b.flag);
       size_t tb = b.tmp_bytes;
       err = cub::DeviceScan::ExclusiveSum(b.tmp, tb, b.flag, b.pos, (int) sv);
+      if (err == cudaSuccess) err = cudaMemsetAsync(b.y, 0, (size_t) sv * sizeof(double), 0);
+      if (err == cudaSuccess) err = cudaMemsetAsync(b.sw, 0, (size_t) sv * sizeof(double), 0);
       if (err != cudaSuccess) break;
-      idr_scatter<<<blocks, 256>>>(b.fit, b.flag, b.pos, b.poff, c, sv, b.start, b.value);
-      idr_counts<<<(unsigned) ((c + 1 + 255) / 256), 256>>>(b.flag, b.pos, b.poff, c, b.count);
+      idr_columns<<<cols, GI_IDR_BUILD>>>(b.gptr, b.okc, b.ocw, b.tile, b.bfirst, s.tiles,
+                                          weighted, NULL, NULL, b.flag, b.pos, b.y, b.sw);
+      idr_run_starts<<<blocks, 256>>>(b.flag, b.pos, sv, b.rstart);
+      idr_means<<<blocks, 256>>>(b.flag, b.pos, b.rstart, b.poff, c, sv, b.y, b.sw, b.fit,
+                                 b.bflag);
+      tb = b.tmp_bytes;
+      err = cub::DeviceScan::ExclusiveSum(b.tmp, tb, b.bflag, b.bpos, (int) sv);
+      if (err != cudaSuccess) break;
+      idr_blocks<<<blocks, 256>>>(b.bflag, b.bpos, b.rstart, b.fit, b.poff, c, sv, b.start,
+                                  b.value);
+      idr_counts<<<(unsigned) ((c + 1 + 255) / 256), 256>>>(b.pos, b.bflag, b.bpos, b.poff, c,
+                                                           sv, b.count);
       err = cudaMemcpy(count, b.count, ((size_t) c + 1) * sizeof(int64_t), cudaMemcpyDeviceToHost);
       if (err != cudaSuccess) break;
       int64_t total = count[c];
