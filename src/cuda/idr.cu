@@ -43,7 +43,7 @@ struct idr_tile {
  * level_shifts()). Without `flag`, the kernel builds the slab's problems
  * (y, and w when weighted); with it, it adds each value's switched-on
  * weight and weight to the sums (sc, sw) of the run of the fit that holds
- * it (run pos[e] + flag[e] - 1). */
+ * it (run pos[e] + flag[e] - 1), one atomic add per run and warp. */
 __global__ void idr_columns(const int64_t *gptr, const int32_t *okc, const double *ocw,
                             const idr_tile *tile, const int64_t *bfirst, int64_t ntile,
                             int weighted, double *y, double *w, const int32_t *flag,
@@ -56,7 +56,11 @@ __global__ void idr_columns(const int64_t *gptr, const int32_t *okc, const doubl
   }
   const idr_tile T = tile[lo];
   int64_t j = (bx - bfirst[lo]) * blockDim.x + threadIdx.x;
+  /* the lanes of a warp are consecutive values of one tile; those past the
+   * tile's values leave, and are the warp's last */
+  const unsigned live = __ballot_sync(0xffffffffu, j < T.m);
   if (j >= T.m) return;
+  const int lane = threadIdx.x & 31, last = 31 - __clz(live);
   int64_t first = gptr[T.col0 + j], end = gptr[T.col0 + j + 1];
   const double W = ocw[end - 1];
   int64_t a = first, b = end; /* first observation with okc >= k0 */
@@ -72,12 +76,26 @@ __global__ void idr_columns(const int64_t *gptr, const int32_t *okc, const doubl
       /* the last observation's running weight is W itself: exactly 1 */
       y[e] = c / W;
       if (weighted) w[e] = W;
-    } else {
-      /* exact sums, in any order: multiples of one power of two, below
-       * 2^53 of it */
-      int32_t run = pos[e] + flag[e] - 1;
-      if (c != 0.0) atomicAdd(sc + run, c);
-      atomicAdd(sw + run, W);
+      continue;
+    }
+    /* the sums of the warp's lanes in each run (runs are consecutive
+     * lanes): a segmented scan, whose last lane in a run adds it to the
+     * run's sums. Exact in any order: multiples of one power of two, below
+     * 2^53 of it (level_shifts()). */
+    int32_t run = pos[e] + flag[e] - 1;
+    double vc = c, vw = W;
+    for (int d = 1; d < 32; d <<= 1) {
+      double oc = __shfl_up_sync(live, vc, d), ow = __shfl_up_sync(live, vw, d);
+      int32_t orun = __shfl_up_sync(live, run, d);
+      if (lane >= d && orun == run) {
+        vc += oc;
+        vw += ow;
+      }
+    }
+    int32_t nrun = __shfl_down_sync(live, run, 1);
+    if (lane == last || nrun != run) {
+      if (vc != 0.0) atomicAdd(sc + run, vc);
+      atomicAdd(sw + run, vw);
     }
   }
 }
