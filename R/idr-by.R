@@ -33,11 +33,11 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
     })
   } else {
     probs <- idr_by_problems(input, f, thresholds, ecall)
-    nk <- vapply(probs, function(p) length(p$kcode), 0L)
-    dev <- resolve_device(device, sum(nk), ecall,
+    dev <- resolve_device(device, length(probs$kcode), ecall,
                           min_n = gpu_min_n("gpuiso.idr_gpu_min_n", idr_gpu_min_n_default))
-    res <- idr_batch_engine(probs, !is.null(input$w), dev)
-    fits <- Map(function(r, p, b) idr_one_object(sub(r), p, b, call, ecall), rows, probs, res)
+    res <- idr_batch_engine(probs, dev)
+    fits <- Map(function(r, p, b) idr_one_object(sub(r), p, b, call, ecall), rows,
+                probs$levels, res)
   }
   names(fits) <- lev
   fit <- list(fits = fits, levels = lev, byname = byname, n = length(input$y),
@@ -51,21 +51,15 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
 # one per level of the problems of idr_by_problems(). On the GPU every
 # level's thresholds are one run of slabs (cuda/idr.cu); the CPU spreads
 # the levels' sweeps over its threads.
-idr_batch_engine <- function(probs, weighted, device) {
-  pick <- function(name) unlist(lapply(probs, `[[`, name), use.names = FALSE)
-  xcode <- pick("xcode")
-  kcode <- pick("kcode")
-  w <- if (weighted) pick("wk")
-  off <- as.integer(c(0L, cumsum(vapply(probs, function(p) length(p$kcode), 0L))))
-  m <- vapply(probs, function(p) length(p$xu), 0L)
-  K <- vapply(probs, function(p) length(p$thresholds), 0L)
+idr_batch_engine <- function(probs, device) {
   res <- on_device(device,
     # the device sums weights in plain doubles: exact only for whole numbers
-    gpu = if (sums_exact_in_doubles(weights = w)) {
-      .Call(ffi_gpu_idr_batch, xcode, kcode, w, off, m, K, resolve_threads())
+    gpu = if (sums_exact_in_doubles(weights = probs$w)) {
+      .Call(ffi_gpu_idr_batch, probs$xcode, probs$kcode, probs$w, probs$off, probs$m,
+            probs$K, resolve_threads())
     },
-    cpu = list(fits = .Call(ffi_idr_fit_batch, xcode, kcode, w, off, m, K,
-                            resolve_threads())))
+    cpu = list(fits = .Call(ffi_idr_fit_batch, probs$xcode, probs$kcode, probs$w, probs$off,
+                            probs$m, probs$K, resolve_threads())))
   lapply(res$fits, function(o) c(o, list(device = res$device)))
 }
 
@@ -87,9 +81,11 @@ idr_slices <- function(v, code, L) {
 }
 
 # The problems of idr_one_problem() for every level of the factor f at
-# once (the observations sorted by level and covariate in one radix order,
-# the distinct values and thresholds of every level from runs), with the
-# observations of each problem in the order of its covariate values.
+# once: the observations sorted by level and covariate in one radix order,
+# the distinct values and thresholds of every level from runs (in C). A
+# list of `levels` (per level: xk, wk, xu, xcode, thresholds, with the
+# observations in the order of its covariate values) and, for the engine,
+# the whole batch: xcode, kcode and w over all levels, off, m and K.
 idr_by_problems <- function(input, f, thresholds, call) {
   L <- nlevels(f)
   w <- input$w
@@ -99,40 +95,33 @@ idr_by_problems <- function(input, f, thresholds, call) {
   xk <- if (is.null(keep)) input$x else input$x[keep]
   yk <- if (is.null(keep)) input$y else input$y[keep]
   wk <- if (is.null(keep)) w else w[keep]
-  n <- length(ck)
-  runs <- function(a, b) c(TRUE, a[-1L] != a[-n] | b[-1L] != b[-n])
-  # distinct covariate values per level
   o <- order(ck, xk, method = "radix")
   cs <- ck[o]
-  xs <- xk[o]
-  gx <- cumsum(runs(cs, xs))
-  xcode <- gx - gx[match(seq_len(L), cs)][cs]
-  newx <- runs(cs, xs)
-  xu <- idr_slices(xs[newx], cs[newx], L)
-  # thresholds per level: its distinct y, or the grid (with the level's
-  # largest y appended where the grid lies below it)
-  ys <- yk[o]
+  xs <- as.double(xk[o])
+  ys <- as.double(yk[o])
+  ws <- if (!is.null(wk)) wk[o]
+  o2 <- if (is.null(thresholds)) order(cs, ys, method = "radix")
+  codes <- .Call(ffi_idr_batch_codes, cs, xs, ys, o2, L)
   if (is.null(thresholds)) {
-    o2 <- order(cs, ys, method = "radix")
-    cs2 <- cs[o2]
-    ys2 <- ys[o2]
-    new2 <- c(TRUE, cs2[-1L] != cs2[-n] | ys2[-1L] != ys2[-n])
-    gy <- cumsum(new2)
-    kcode <- integer(n)
-    kcode[o2] <- gy - gy[match(seq_len(L), cs2)][cs2]
-    thr <- idr_slices(ys2[new2], cs2[new2], L)
+    kcode <- codes$kcode
+    thr <- idr_slices(codes$thr, rep.int(seq_len(L), codes$K), L)
   } else {
+    # the grid, with the level's largest y appended where the grid lies
+    # below it
     grid <- idr_grid(thresholds, call)
     top <- vapply(idr_slices(ys, cs, L), max, 0)
     thr <- lapply(top, function(t) if (grid[length(grid)] < t) c(grid, t) else grid)
     kcode <- findInterval(ys, grid, left.open = TRUE)
   }
+  xu <- idr_slices(codes$xu, rep.int(seq_len(L), codes$m), L)
   starts <- c(0L, cumsum(tabulate(cs, L)))
-  lapply(seq_len(L), function(l) {
+  levels <- lapply(seq_len(L), function(l) {
     r <- seq.int(starts[l] + 1L, length.out = starts[l + 1L] - starts[l])
-    list(xk = xs[r], wk = if (!is.null(wk)) wk[o][r], xu = xu[[l]], xcode = xcode[r],
-         kcode = kcode[r], thresholds = thr[[l]])
+    list(xk = xs[r], wk = if (!is.null(ws)) ws[r], xu = xu[[l]], xcode = codes$xcode[r],
+         thresholds = thr[[l]])
   })
+  list(levels = levels, xcode = codes$xcode, kcode = kcode, w = ws, off = as.integer(starts),
+       m = codes$m, K = lengths(thr))
 }
 
 #' @rdname predict.gpuiso_idr

@@ -158,6 +158,7 @@ SEXP ffi_idr_fit(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K);
 SEXP ffi_idr_fit_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
                        SEXP threads);
 SEXP ffi_gpu_idr(SEXP xcode, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP threads);
+SEXP ffi_idr_batch_codes(SEXP cs, SEXP xs, SEXP ys, SEXP o2, SEXP levels);
 SEXP ffi_gpu_idr_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
                        SEXP threads);
 SEXP ffi_idr_cdf(SEXP ptr, SEXP start, SEXP value, SEXP m, SEXP j, SEXP lam,

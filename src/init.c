@@ -35,6 +35,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_idr_fit, 5),
   CALLDEF(ffi_idr_fit_batch, 7),
   CALLDEF(ffi_gpu_idr_batch, 7),
+  CALLDEF(ffi_idr_batch_codes, 5),
   CALLDEF(ffi_idr_cdf, 8),
   CALLDEF(ffi_idr_qpred, 8),
   CALLDEF(ffi_idr_crps, 9),

@@ -47,6 +47,21 @@ test_that("a batch equals the separate fits of its levels", {
   expect_equal(unname(cdf(pl, t)[2, ]),
                unname(cdf(predict(idr(y[st == "b"], x[st == "b"], weights = w[st == "b"]),
                                   0.5, interpolation = "linear"), t)[1, ]))
+  # a grid of thresholds, below the largest y of some levels (which then
+  # get it appended), and integer covariates with -0 and 0 in one level
+  grid <- c(0.5, 1, 2, 3)
+  xi <- as.integer(round(x))
+  fg <- idr(y, xi, weights = w, by = st, thresholds = grid)
+  for (l in letters[1:L]) {
+    r <- st == l
+    one <- idr(y[r], xi[r], weights = w[r], thresholds = grid)
+    expect_identical(fg$fits[[l]][c("x", "weight", "thresholds", "ptr", "start", "value")],
+                     one[c("x", "weight", "thresholds", "ptr", "start", "value")])
+  }
+  xz <- c(0, -0, 1, 2, 0, 1)
+  fz <- idr(c(1, 2, 3, 4, 5, 6), xz, by = c(1, 1, 1, 2, 2, 2))
+  expect_identical(fz$fits[["1"]]$x, c(0, 1))
+  expect_identical(fz$fits[["1"]]$weight, c(2, 1))
   u <- pit(fit, seed = 4)
   expect_true(all(u >= 0 & u <= 1))
   expect_output(print(fit), "7 fits of st")
