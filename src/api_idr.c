@@ -1,6 +1,5 @@
 /* .Call glue for isotonic distributional regression: the fit (threshold
  * sweep, on the CPU or on the GPU) and the evaluations of predictions. */
-#include <string.h>
 #include "gpuiso.h"
 #include "cuda/gi_cuda.h"
 
@@ -335,81 +334,34 @@ SEXP ffi_gpu_idr_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
  * their order) and, unless o2 is NULL, the 1-based order o2 of (cs, ys):
  * xcode (0-based index of each observation's value among its level's
  * distinct values), xu (those values, level after level) and m (their
- * number per level); with o2, also kcode (0-based index of each
- * observation's y among its level's distinct y), thr (those, level after
- * level) and K. One pass for each order, where the same in R takes a
- * dozen passes over the batch. */
+ * number per level); with o2, also kcode, thr and K, the same for y. */
+static void level_runs(SEXP cs, SEXP v, SEXP ord, int L, SEXP out, int at)
+{
+  R_xlen_t n = Rf_xlength(cs);
+  SEXP code = Rf_allocVector(INTSXP, n);
+  SET_VECTOR_ELT(out, at, code);
+  SEXP count = Rf_allocVector(INTSXP, L);
+  SET_VECTOR_ELT(out, at + 2, count);
+  double *runs = (double *) R_alloc((size_t) (n > 0 ? n : 1), sizeof(double));
+  gi_idx r = gi_idr_level_runs((gi_idx) n, INTEGER(cs), REAL(v),
+                               Rf_isNull(ord) ? NULL : INTEGER(ord), L, INTEGER(code),
+                               INTEGER(count), runs);
+  if (r < 0) gi_internal_error("the batch's observations are not sorted by level and value");
+  SET_VECTOR_ELT(out, at + 1, gi_real_vector(runs, (R_xlen_t) r));
+}
+
 SEXP ffi_idr_batch_codes(SEXP cs, SEXP xs, SEXP ys, SEXP o2, SEXP levels)
 {
   R_xlen_t n = Rf_xlength(cs);
   int L = Rf_asInteger(levels);
-  int has_o2 = !Rf_isNull(o2);
   if (TYPEOF(cs) != INTSXP || TYPEOF(xs) != REALSXP || TYPEOF(ys) != REALSXP ||
       Rf_xlength(xs) != n || Rf_xlength(ys) != n || L < 1 ||
-      (has_o2 && (TYPEOF(o2) != INTSXP || Rf_xlength(o2) != n)))
+      (!Rf_isNull(o2) && (TYPEOF(o2) != INTSXP || Rf_xlength(o2) != n)))
     gi_internal_error("malformed IDR batch codes arguments");
-  const int *c = INTEGER(cs);
-  const double *x = REAL(xs), *y = REAL(ys);
-  for (R_xlen_t i = 0; i < n; i++)
-    if (c[i] < 1 || c[i] > L || (i > 0 && c[i] < c[i - 1]))
-      gi_internal_error("the level codes must be sorted and within 1..levels");
   const char *names[] = {"xcode", "xu", "m", "kcode", "thr", "K", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SEXP xcode = PROTECT(Rf_allocVector(INTSXP, n));
-  SEXP m = PROTECT(Rf_allocVector(INTSXP, L));
-  int *xc = INTEGER(xcode), *mp = INTEGER(m);
-  memset(mp, 0, (size_t) L * sizeof(int));
-  R_xlen_t runs = 0;
-  for (R_xlen_t i = 0; i < n; i++) {
-    int lvl = c[i] - 1;
-    if (i == 0 || c[i] != c[i - 1] || x[i] != x[i - 1]) {
-      mp[lvl]++;
-      runs++;
-    }
-    xc[i] = mp[lvl] - 1;
-  }
-  SEXP xu = PROTECT(Rf_allocVector(REALSXP, runs));
-  double *xup = REAL(xu);
-  R_xlen_t r = 0;
-  for (R_xlen_t i = 0; i < n; i++)
-    if (i == 0 || c[i] != c[i - 1] || x[i] != x[i - 1]) xup[r++] = x[i];
-  SET_VECTOR_ELT(out, 0, xcode);
-  SET_VECTOR_ELT(out, 1, xu);
-  SET_VECTOR_ELT(out, 2, m);
-  UNPROTECT(3);
-  if (has_o2) {
-    const int *o = INTEGER(o2);
-    SEXP kcode = PROTECT(Rf_allocVector(INTSXP, n));
-    SEXP K = PROTECT(Rf_allocVector(INTSXP, L));
-    int *kc = INTEGER(kcode), *Kp = INTEGER(K);
-    memset(Kp, 0, (size_t) L * sizeof(int));
-    R_xlen_t prev = -1, yruns = 0;
-    for (R_xlen_t k = 0; k < n; k++) {
-      R_xlen_t i = (R_xlen_t) o[k] - 1;
-      if (i < 0 || i >= n) gi_internal_error("o2 must be a permutation");
-      if (prev >= 0 && (c[i] < c[prev] || (c[i] == c[prev] && y[i] < y[prev])))
-        gi_internal_error("o2 must order the observations by level and y");
-      if (prev < 0 || c[i] != c[prev] || y[i] != y[prev]) {
-        Kp[c[i] - 1]++;
-        yruns++;
-      }
-      kc[i] = Kp[c[i] - 1] - 1;
-      prev = i;
-    }
-    SEXP thr = PROTECT(Rf_allocVector(REALSXP, yruns));
-    double *tp = REAL(thr);
-    prev = -1;
-    r = 0;
-    for (R_xlen_t k = 0; k < n; k++) {
-      R_xlen_t i = (R_xlen_t) o[k] - 1;
-      if (prev < 0 || c[i] != c[prev] || y[i] != y[prev]) tp[r++] = y[i];
-      prev = i;
-    }
-    SET_VECTOR_ELT(out, 3, kcode);
-    SET_VECTOR_ELT(out, 4, thr);
-    SET_VECTOR_ELT(out, 5, K);
-    UNPROTECT(3);
-  }
+  level_runs(cs, xs, R_NilValue, L, out, 0);
+  if (!Rf_isNull(o2)) level_runs(cs, ys, o2, L, out, 3);
   UNPROTECT(1);
   return out;
 }

@@ -396,6 +396,16 @@ const int *gi_idr_starts(const gi_idr_sweep *s);
 const double *gi_idr_values(const gi_idr_sweep *s);
 void gi_idr_free(gi_idr_sweep *s);
 
+/* The codes of an IDR batch (idr.c): observations with 1-based level codes
+ * level[] (sorted, within 1..L) and values v[], visited in the order ord
+ * (NULL: as they are; else a 1-based permutation) in which they are sorted
+ * by level, then value. code[i] gets the 0-based index of v[i] among its
+ * level's distinct values, count[l] their number, runs[r] the distinct
+ * values level after level; returns their number, or -1 where level or
+ * ord is not as said. */
+gi_idx gi_idr_level_runs(gi_idx n, const int *level, const double *v, const int *ord, int L,
+                         int *code, int *count, double *runs);
+
 /* Evaluation of an IDR fit (idr_eval.c). A prediction is a lower x index j
  * and a weight lam in [0, 1): its CDF at threshold k is
  * G_k = F_k(j) + lam (F_k(j + 1) - F_k(j)), and 0 for k < 0. */

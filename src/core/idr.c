@@ -431,3 +431,25 @@ const double *gi_idr_ptr(const gi_idr_sweep *S) { return S->ptr; }
 const int *gi_idr_starts(const gi_idr_sweep *S) { return S->start; }
 
 const double *gi_idr_values(const gi_idr_sweep *S) { return S->value; }
+
+gi_idx gi_idr_level_runs(gi_idx n, const int *level, const double *v, const int *ord, int L,
+                         int *code, int *count, double *runs)
+{
+  for (int l = 0; l < L; l++) count[l] = 0;
+  gi_idx r = 0, prev = -1;
+  for (gi_idx k = 0; k < n; k++) {
+    gi_idx i = ord ? (gi_idx) ord[k] - 1 : k;
+    if (i < 0 || i >= n || level[i] < 1 || level[i] > L) return -1;
+    if (k > 0 && level[k] < level[k - 1]) return -1;
+    if (prev >= 0 && (level[i] < level[prev] || (level[i] == level[prev] && v[i] < v[prev])))
+      return -1;
+    int l = level[i] - 1;
+    if (prev < 0 || level[i] != level[prev] || v[i] != v[prev]) {
+      count[l]++;
+      runs[r++] = v[i];
+    }
+    code[i] = count[l] - 1;
+    prev = i;
+  }
+  return r;
+}
