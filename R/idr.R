@@ -59,7 +59,7 @@
 #' exact ones does. That can fail only where two block means differ by a
 #' few units in the last place, which takes more than about
 #' \eqn{2^{26}}{2^26} observations (or summed weight, in units of the
-#' smallest weight) in one fit.
+#' largest power of two that divides every weight) in one fit.
 #'
 #' @section The representation:
 #' The fit at threshold \eqn{k} is a step function of the covariate index
@@ -122,14 +122,15 @@
 #' ordinary fit from `idr()`), with `levels`, `n`, `call` and the data. On
 #' one covariate, the threshold problems of all levels are one batch of the
 #' engine: on the CPU the levels' sweeps are spread over its threads (one
-#' sweep each); on the GPU (`device = "gpu"`, or `"auto"` from 2,000
-#' observations in all) the problems of every level are built and solved in
-#' the same slabs, so that many small fits cost about what one large fit of
-#' as many CDF values does. On several covariates the levels are fitted in
-#' turn, each on the CPU's threads. `predict(fit, newdata, by = )`
-#' takes the level of each new point (or a column of `newdata` named like
-#' `by`); the evaluation functions take the predictions of a batch as they
-#' take any others, and `plot(fit, level = )` draws one level's fit.
+#' sweep each); on the GPU (`device = "gpu"`, or `"auto"` from as many
+#' observations in all as for one fit) the problems of every level are
+#' built and solved in the same slabs, so that many small fits cost about
+#' what one large fit of as many CDF values does. On several covariates the
+#' levels are fitted in turn, each on the CPU's threads.
+#' `predict(fit, newdata, by = )` takes the level of each new point (or a
+#' column of `newdata` named like `by`); the evaluation functions take the
+#' predictions of a batch as they take any others, and
+#' `plot(fit, level = )` draws one level's fit.
 #'
 #' @section Missing values:
 #' Rows with a missing value (`NA` or `NaN`) in the response, the covariate
