@@ -98,9 +98,6 @@ predict.gpuiso_idr <- function(object, newdata = NULL,
   p
 }
 
-# Predictions: each the fitted CDF at 0-based point j of `fit` (mixed with
-# the next point's by lambda), or, for a batch (idr(..., by =)), of fit
-# parts[[part]]; j NA for a missing prediction.
 # The new points of predict(): `newdata`, or `data` (the spelling of
 # 'isodistrreg'), not both; list(newdata, arg, the name of the one given).
 idr_newdata_arg <- function(newdata, data, call) {
@@ -113,6 +110,9 @@ idr_newdata_arg <- function(newdata, data, call) {
   list(newdata = data, arg = "data")
 }
 
+# Predictions: each the fitted CDF at 0-based point j of `fit` (mixed with
+# the next point's by lambda), or, for a batch (idr(..., by =)), of fit
+# parts[[part]]; j NA for a missing prediction.
 new_idr_pred <- function(fit, x, j, lambda, names, parts = NULL, part = NULL) {
   p <- list(fit = fit, x = x, j = j, lambda = lambda, names = names)
   if (!is.null(parts)) {
