@@ -5,8 +5,9 @@
 #include "gpuiso.h"
 
 /* y: the values of one problem, or a matrix of one problem per column;
- * w: the n weights they share. */
-SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP threads)
+ * w: the n weights they share; warm: the columns as a sequence, each
+ * warm-started from the one before (the solver of IDR's thresholds). */
+SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP warm, SEXP threads)
 {
   SEXP dim = Rf_getAttrib(y, R_DimSymbol);
   R_xlen_t n = Rf_isNull(dim) ? Rf_xlength(y) : INTEGER(dim)[0];
@@ -22,8 +23,12 @@ SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP threads)
   SEXP fit = PROTECT(Rf_allocVector(REALSXP, Rf_xlength(y)));
   if (!Rf_isNull(dim)) Rf_setAttrib(fit, R_DimSymbol, dim);
   gi_begin_work();
-  gi_status status = gi_poset_fit_batch(REAL(y), REAL(w), n, K, f, t, ne,
-                                        Rf_asInteger(threads), REAL(fit));
+  gi_status status =
+      Rf_asLogical(warm) == TRUE
+          ? gi_poset_fit_sequence(REAL(y), REAL(w), n, K, f, t, ne, NULL, NULL,
+                                  Rf_asInteger(threads), REAL(fit))
+          : gi_poset_fit_batch(REAL(y), REAL(w), n, K, f, t, ne, Rf_asInteger(threads),
+                               REAL(fit));
   if (status == GI_ERR_NOMEM)
     gi_abort("memory", NULL, 0, "Not enough memory for the partial-order fit of %lld "
              "points and %lld edges.", (long long) n, (long long) ne);

@@ -174,7 +174,7 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
                     SEXP single, SEXP threads);
 SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads);
 
-SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP threads);
+SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP warm, SEXP threads);
 SEXP ffi_poset_comp_edges(SEXP x, SEXP lex);
 SEXP ffi_idr_po_fit(SEXP node, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP from, SEXP to,
                     SEXP threads);

@@ -63,7 +63,10 @@ static double set_mean(const double *y, const double *w, const gi_idx *v, gi_idx
 }
 
 /* Breadth-first levels from the source over arcs with capacity > tol;
- * 1 when the sink is reached. */
+ * 1 when the sink is reached. The search stops there: every node closer
+ * to the source has its level by then, and the others are no use to the
+ * blocking flow. When the sink is not reached, the nodes with a level are
+ * all those the source reaches. */
 static int levels(network *N, gi_idx nodes, gi_idx s, gi_idx t, double tol)
 {
   for (gi_idx u = 0; u < nodes; u++) N->level[u] = -1;
@@ -76,11 +79,12 @@ static int levels(network *N, gi_idx nodes, gi_idx s, gi_idx t, double tol)
       gi_idx v = N->head[a];
       if (N->level[v] < 0 && N->cap[a] > tol) {
         N->level[v] = N->level[u] + 1;
+        if (v == t) return 1;
         N->queue[qt++] = v;
       }
     }
   }
-  return N->level[t] >= 0;
+  return 0;
 }
 
 /* A blocking flow of the level graph, by depth-first paths kept on an
@@ -166,16 +170,21 @@ static int work_alloc(workspace *W, gi_idx n, gi_idx ne)
   W->N.stack = malloc(nodes * sizeof(gi_idx));
   W->N.level = malloc(nodes * sizeof(int));
   if (W->perm && W->tmp && W->seg && W->loc && W->c && W->N.first && W->N.head &&
-      W->N.rev && W->N.cap && W->N.iter && W->N.queue && W->N.stack && W->N.level)
+      W->N.rev && W->N.cap && W->N.iter && W->N.queue && W->N.stack && W->N.level) {
+    for (gi_idx i = 0; i < n; i++) W->loc[i] = -1;
     return 0;
+  }
   work_free(W);
   return 1;
 }
 
 /* One problem on graph G, on all its nodes (nodes NULL) or on the k nodes
- * listed with the edges among them (fit written there only). */
+ * listed with the edges among them (fit written there only). With label,
+ * the nodes of each final set (a set of one value that does not split) get
+ * a label of their own, *next and up. */
 static gi_status solve(const graph *G, workspace *W, const double *y, const double *w,
-                       const gi_idx *nodes, gi_idx k0, double *fit)
+                       const gi_idx *nodes, gi_idx k0, double *fit, gi_idx *label,
+                       gi_idx *next)
 {
   gi_idx n = G->n, *perm = W->perm, *tmp = W->tmp, *seg = W->seg, *loc = W->loc;
   const gi_idx *ofirst = G->first, *ohead = G->head;
@@ -183,7 +192,8 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
   network N = W->N;
   gi_status status = GI_OK;
   if (nodes == NULL) k0 = n;
-  for (gi_idx i = 0; i < n; i++) loc[i] = -1;
+  /* loc is -1 on every node between calls (work_alloc(), and each set
+   * resets its own), so a solve on a few nodes costs no O(n) pass */
   for (gi_idx i = 0; i < k0; i++) perm[i] = nodes ? nodes[i] : i;
   seg[0] = 0;
   seg[1] = k0;
@@ -195,6 +205,7 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
     double m = set_mean(y, w, v, k);
     if (k == 1) {
       fit[v[0]] = m;
+      if (label) label[v[0]] = (*next)++;
       continue;
     }
     double cmax = 0.0, csum = 0.0;
@@ -245,7 +256,10 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
         break;
       }
     }
-    if (status != GI_OK) break;
+    if (status != GI_OK) {
+      for (gi_idx q = 0; q < k; q++) loc[v[q]] = -1;
+      break;
+    }
     /* the source side of the cut: what the source still reaches */
     levels(&N, nn, s, t, tol);
     double value = 0.0;
@@ -258,6 +272,10 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
     for (gi_idx q = 0; q < k; q++) loc[v[q]] = -1;
     if (nu == 0 || nu == k || !(value > 64.0 * DBL_EPSILON * csum)) {
       for (gi_idx q = 0; q < k; q++) fit[v[q]] = m;
+      if (label) {
+        for (gi_idx q = 0; q < k; q++) label[v[q]] = *next;
+        (*next)++;
+      }
       continue;
     }
     /* U (the upper set) after the rest, each a set of its own */
@@ -317,7 +335,7 @@ gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx 
 #pragma omp atomic read
       all = status;
       if (st != GI_OK || all != GI_OK) continue;
-      st = solve(&G, &W, y + (size_t) k * n, w, NULL, 0, fit + (size_t) k * n);
+      st = solve(&G, &W, y + (size_t) k * n, w, NULL, 0, fit + (size_t) k * n, NULL, NULL);
     }
     if (st != GI_OK) {
 #pragma omp critical(gi_poset_status)
@@ -340,45 +358,173 @@ static inline int same_level(double a, double b)
 }
 
 /* A thread's state for warm starts: the region R (a list and a flag per
- * node) and a queue. */
+ * node); the block label of each node of R, and over the labels (at most
+ * 2n + 1 in a round) a union-find with a flag for the blocks that must be
+ * solved; work lists; and the smallest and largest values of the previous
+ * problem y0. */
 typedef struct {
   gi_idx *R, *queue, nR;
   unsigned char *in;
+  gi_idx *lab, *parent, *map, *order, *bstart, next;
+  unsigned char *dirty, *dnew;
+  double ymin, ymax;
 } region;
 
-/* Adds to R the level set of the previous fit f that holds node i: the
- * nodes joined to it by edges, either way, with the same value. */
-static void add_level(const graph *G, const graph *In, const double *f, region *Q, gi_idx i)
+static void region_free(region *Q)
 {
-  if (Q->in[i]) return;
-  gi_idx qh = 0, qt = 0;
-  Q->queue[qt++] = i;
-  Q->in[i] = 1;
-  Q->R[Q->nR++] = i;
+  free(Q->R); free(Q->queue); free(Q->in); free(Q->lab); free(Q->parent); free(Q->map);
+  free(Q->order); free(Q->bstart); free(Q->dirty); free(Q->dnew);
+}
+
+/* 1 when memory runs out (Q then freed). */
+static int region_alloc(region *Q, gi_idx n)
+{
+  size_t cap = 2 * (size_t) n + 1;
+  memset(Q, 0, sizeof(region));
+  Q->R = malloc((size_t) n * sizeof(gi_idx));
+  Q->queue = malloc((size_t) n * sizeof(gi_idx));
+  Q->in = calloc((size_t) n, 1);
+  Q->lab = malloc((size_t) n * sizeof(gi_idx));
+  Q->parent = malloc(cap * sizeof(gi_idx));
+  Q->map = malloc(cap * sizeof(gi_idx));
+  Q->order = malloc((size_t) n * sizeof(gi_idx));
+  Q->bstart = malloc(((size_t) n + 1) * sizeof(gi_idx));
+  Q->dirty = malloc(cap);
+  Q->dnew = malloc((size_t) n + 1);
+  if (Q->R && Q->queue && Q->in && Q->lab && Q->parent && Q->map && Q->order && Q->bstart &&
+      Q->dirty && Q->dnew) {
+    for (size_t l = 0; l < cap; l++) Q->map[l] = -1;
+    return 0;
+  }
+  region_free(Q);
+  return 1;
+}
+
+static gi_idx new_label(region *Q)
+{
+  gi_idx l = Q->next++;
+  Q->parent[l] = l;
+  Q->dirty[l] = 1;
+  return l;
+}
+
+static gi_idx find(region *Q, gi_idx l)
+{
+  while (Q->parent[l] != l) {
+    Q->parent[l] = Q->parent[Q->parent[l]];
+    l = Q->parent[l];
+  }
+  return l;
+}
+
+/* Pools two blocks into one, to be solved. */
+static void join(region *Q, gi_idx a, gi_idx b)
+{
+  a = find(Q, a);
+  b = find(Q, b);
+  if (a != b) Q->parent[a] = b;
+  Q->dirty[b] = 1;
+}
+
+static inline void region_add(region *Q, gi_idx v, gi_idx l)
+{
+  Q->in[v] = 1;
+  Q->lab[v] = l;
+  Q->R[Q->nR++] = v;
+}
+
+/* Whether node u lies at the bottom (-1) or the top (+1) of the previous
+ * problem: fitted and observed at its smallest or largest value. Such a
+ * level set has the mean of its extreme values only if every value in it is
+ * that extreme, so it fits its data exactly and its constraints carry no
+ * multiplier: each of its nodes may be taken as a level set of its own. */
+static inline int extreme(const region *Q, const double *y0, const double *f0, gi_idx u)
+{
+  if (f0[u] == Q->ymin && y0[u] == Q->ymin) return -1;
+  if (f0[u] == Q->ymax && y0[u] == Q->ymax) return 1;
+  return 0;
+}
+
+/* Adds node v to R as a new block, to be solved, and returns its label.
+ * The block is v's level set of the previous fit f0 (the nodes joined to v
+ * by edges, either way, with the same value), but a node at the bottom
+ * comes alone, and when it must rise (up > 0), so must every node above it
+ * at the bottom (reached by the edges): they come with it, which saves
+ * growing R one edge at a time through them. The top likewise, downwards
+ * (up < 0). */
+static gi_idx add_node(const graph *G, const graph *In, const double *y0, const double *f0,
+                       region *Q, gi_idx v, int up)
+{
+  gi_idx l = new_label(Q), qh = 0, qt = 0;
+  int x = extreme(Q, y0, f0, v);
+  region_add(Q, v, l);
+  if (x != 0 && (x < 0) != (up > 0)) return l;
+  Q->queue[qt++] = v;
   while (qh < qt) {
     gi_idx u = Q->queue[qh++];
     for (int dir = 0; dir < 2; dir++) {
       const graph *H = dir == 0 ? G : In;
+      if (x != 0 && H != (x < 0 ? G : In)) continue;
       for (gi_idx e = H->first[u]; e < H->first[u + 1]; e++) {
-        gi_idx v = H->head[e];
-        if (Q->in[v] || !same_level(f[u], f[v])) continue;
-        Q->in[v] = 1;
-        Q->R[Q->nR++] = v;
-        Q->queue[qt++] = v;
+        gi_idx t = H->head[e];
+        if (Q->in[t]) continue;
+        if (x == 0 ? !same_level(f0[u], f0[t]) : extreme(Q, y0, f0, t) != x) continue;
+        region_add(Q, t, l);
+        Q->queue[qt++] = t;
       }
     }
   }
+  return l;
 }
 
+/* The blocks of R numbered 0, 1, ... afresh (the labels pooled by join()
+ * become one), and R's nodes listed by block; returns their number. */
+static gi_idx renumber(region *Q)
+{
+  gi_idx B = 0, *roots = Q->queue;
+  for (gi_idx a = 0; a < Q->nR; a++) {
+    gi_idx r = Q->R[a], l = find(Q, Q->lab[r]);
+    if (Q->map[l] < 0) {
+      Q->map[l] = B;
+      Q->dnew[B] = Q->dirty[l];
+      roots[B++] = l;
+    }
+    Q->lab[r] = l;
+  }
+  for (gi_idx a = 0; a < Q->nR; a++) Q->lab[Q->R[a]] = Q->map[Q->lab[Q->R[a]]];
+  for (gi_idx b = 0; b < B; b++) {
+    Q->map[roots[b]] = -1;
+    Q->parent[b] = b;
+    Q->dirty[b] = Q->dnew[b];
+    Q->bstart[b + 1] = 0;
+  }
+  Q->bstart[0] = 0;
+  Q->next = B;
+  for (gi_idx a = 0; a < Q->nR; a++) Q->bstart[Q->lab[Q->R[a]] + 1]++;
+  for (gi_idx b = 0; b < B; b++) Q->bstart[b + 1] += Q->bstart[b];
+  for (gi_idx b = 0; b < B; b++) roots[b] = Q->bstart[b];
+  for (gi_idx a = 0; a < Q->nR; a++) Q->order[roots[Q->lab[Q->R[a]]]++] = Q->R[a];
+  return B;
+}
+
+/* Rounds of pooling and splitting before a region is solved in full. */
+#define WARM_ROUNDS 256
+
 /* The problem y whose previous neighbour y0 has the solution f0: fit is
- * f0 except on a region R grown from the level sets (of f0) of the nodes
- * where y differs from y0. The problem restricted to R is solved; where a
- * constraint between R and the rest fails, the level set across it joins
- * R, until none fails. That is the solution: on the rest, f0 keeps its
- * optimality conditions (the constraints between distinct level sets carry
- * no multiplier), R's restricted solution has its own, and the constraints
- * between them hold. A region past a third of the nodes is solved in full
- * instead (the same solution, for less work than growing it further). */
+ * f0 except on a region R, a union of blocks, grown from the nodes where y
+ * differs from y0 with their level sets of f0 (see add_node()). The blocks
+ * of f0 in R keep f0's values; the others are solved (a block splits into
+ * the level sets of its own solution). Then where a constraint between two
+ * blocks fails, the two are pooled into one block to be solved, and where
+ * one between R and the rest fails, the node across it joins R with its
+ * level set and is pooled with the block it fails against; until none
+ * fails. That is the solution: every block, and every level set of f0
+ * outside R, is a problem solved on its own, and a solution on its own
+ * has multipliers on its inner constraints only (none at all at an extreme
+ * value: see extreme()); since the constraints between blocks hold, these
+ * multipliers are those of the whole problem. A region past a third of the
+ * nodes, or still failing after WARM_ROUNDS rounds, is solved in full
+ * instead (the same solution, for less work). */
 static gi_status solve_warm(const graph *G, const graph *In, workspace *W, region *Q,
                             const double *y, const double *y0, const double *f0,
                             const double *w, double *fit)
@@ -386,32 +532,61 @@ static gi_status solve_warm(const graph *G, const graph *In, workspace *W, regio
   gi_idx n = G->n;
   memcpy(fit, f0, (size_t) n * sizeof(double));
   Q->nR = 0;
+  Q->next = 0;
+  Q->ymin = Q->ymax = y0[0];
+  for (gi_idx i = 1; i < n; i++) {
+    if (y0[i] < Q->ymin) Q->ymin = y0[i];
+    if (y0[i] > Q->ymax) Q->ymax = y0[i];
+  }
   for (gi_idx i = 0; i < n; i++)
-    if (y[i] != y0[i]) add_level(G, In, f0, Q, i);
+    if (y[i] != y0[i] && !Q->in[i]) add_node(G, In, y0, f0, Q, i, y[i] > y0[i] ? 1 : -1);
   gi_status st = GI_OK;
-  while (Q->nR > 0) {
-    if (Q->nR > n / 3) {
-      /* a large region: one full solve costs less than growing it */
+  for (int round = 0; Q->nR > 0; round++) {
+    if (round == WARM_ROUNDS) {
       for (gi_idx a = 0; a < Q->nR; a++) Q->in[Q->R[a]] = 0;
       Q->nR = 0;
-      return solve(G, W, y, w, NULL, 0, fit);
+      return solve(G, W, y, w, NULL, 0, fit, NULL, NULL);
     }
-    st = solve(G, W, y, w, Q->R, Q->nR, fit);
+    gi_idx B = renumber(Q);
+    for (gi_idx b = 0; b < B && st == GI_OK; b++) {
+      if (!Q->dirty[b]) continue;
+      gi_idx l0 = Q->next;
+      st = solve(G, W, y, w, Q->order + Q->bstart[b], Q->bstart[b + 1] - Q->bstart[b], fit,
+                 Q->lab, &Q->next);
+      for (gi_idx l = l0; l < Q->next; l++) {
+        Q->parent[l] = l;
+        Q->dirty[l] = 0;
+      }
+    }
     if (st != GI_OK) break;
+    int pooled = 0;
     gi_idx before = Q->nR;
     for (gi_idx a = 0; a < before; a++) {
       gi_idx r = Q->R[a];
       for (gi_idx e = G->first[r]; e < G->first[r + 1]; e++) {
         gi_idx v = G->head[e];
-        if (!Q->in[v] && fit[r] > fit[v]) add_level(G, In, f0, Q, v);
+        if (!(fit[r] > fit[v])) continue;
+        if (!Q->in[v]) {
+          join(Q, Q->lab[r], add_node(G, In, y0, f0, Q, v, 1));
+          pooled = 1;
+        } else if (!same_level(fit[r], fit[v]) && find(Q, Q->lab[r]) != find(Q, Q->lab[v])) {
+          join(Q, Q->lab[r], Q->lab[v]);
+          pooled = 1;
+        }
       }
       for (gi_idx e = In->first[r]; e < In->first[r + 1]; e++) {
         gi_idx v = In->head[e];
-        if (!Q->in[v] && fit[v] > fit[r]) add_level(G, In, f0, Q, v);
+        if (!(fit[v] > fit[r])) continue;
+        if (!Q->in[v]) {
+          join(Q, Q->lab[r], add_node(G, In, y0, f0, Q, v, -1));
+          pooled = 1;
+        } else if (!same_level(fit[r], fit[v]) && find(Q, Q->lab[r]) != find(Q, Q->lab[v])) {
+          join(Q, Q->lab[r], Q->lab[v]);
+          pooled = 1;
+        }
       }
     }
-    if (Q->nR == before) break;
-    /* the previous values outside R again (R's partial solve wrote only R) */
+    if (!pooled) break;
   }
   for (gi_idx a = 0; a < Q->nR; a++) Q->in[Q->R[a]] = 0;
   return st;
@@ -437,11 +612,11 @@ gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_i
 #pragma omp parallel num_threads(nt) if (nt > 1)
   {
     workspace W;
-    region Q = {malloc((size_t) n * sizeof(gi_idx)), malloc((size_t) n * sizeof(gi_idx)), 0,
-                calloc((size_t) n, 1)};
+    region Q;
+    int qfail = region_alloc(&Q, n);
     int wfail = work_alloc(&W, n, ne);
     gi_status st = wfail ? GI_ERR_NOMEM : GI_OK;
-    if (!Q.R || !Q.queue || !Q.in) st = GI_ERR_NOMEM;
+    if (qfail) st = GI_ERR_NOMEM;
     /* thread t takes a run of consecutive problems: the first in full
      * (warm from the previous call's last one for t = 0), the rest warm */
     int t = omp_get_thread_num(), T = omp_get_num_threads();
@@ -458,7 +633,7 @@ gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_i
       } else if (k == 0 && y_prev != NULL) {
         st = solve_warm(&G, &In, &W, &Q, yk, y_prev, f_prev, w, fk);
       } else {
-        st = solve(&G, &W, yk, w, NULL, 0, fk);
+        st = solve(&G, &W, yk, w, NULL, 0, fk, NULL, NULL);
       }
     }
     if (st != GI_OK) {
@@ -466,7 +641,7 @@ gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_i
       if (status == GI_OK) status = st;
     }
     if (!wfail) work_free(&W);
-    free(Q.R); free(Q.queue); free(Q.in);
+    if (!qfail) region_free(&Q);
   }
   free(G.first); free(G.head); free(In.first); free(In.head);
   if (status == GI_OK && gi_stop_requested()) status = GI_ERR_INTERRUPT;
