@@ -90,12 +90,13 @@
 #' members are permuted, under `"sd"`) are one point. Each threshold's
 #' problem is solved exactly on the covering pairs of the order (its
 #' transitive reduction, found once) by the partitioning algorithm of
-#' Maxwell and Muckstadt (1985), a sequence of minimum cuts. From one
-#' threshold to the next only the observations that switch on change, so
-#' each threshold starts from the fit of the one before and re-solves only
-#' the level sets around them, grown until every order constraint with the
-#' rest holds (which makes it the exact solution); each thread of the
-#' engine sweeps a run of thresholds. The fit is the
+#' Maxwell and Muckstadt (1985), a sequence of minimum cuts (by
+#' push-relabel maximum flows). From one threshold to the next only the
+#' observations that switch on change, so each threshold starts from the fit
+#' of the one before and re-solves only the level sets that hold them,
+#' pooling two level sets wherever an order constraint between them fails,
+#' until every one holds (which makes it the exact solution); each thread of
+#' the engine sweeps a run of thresholds. The fit is the
 #' exact solution up to rounding (the solver's sums are compensated) and is
 #' stored as for one covariate, with the distinct points in `x` (a data
 #' frame holding the covariates of one observation at each point, in an
