@@ -158,7 +158,7 @@ idr_po <- function(input, spec, thresholds, device, call, ecall) {
   # "sd" and "icx", other observations may be permutations or other
   # ensembles equal in the order): predict() at them gives their fit
   rep_rows <- lex[first]
-  edges <- .Call(ffi_poset_comp_edges, Zd, seq_len(m))
+  edges <- .Call(ffi_poset_comp_edges, Zd, seq_len(m), resolve_threads())
   kcode <- findInterval(yk, thresholds, left.open = TRUE)
   threads <- resolve_threads()
   # the nodes stored in the order of their CDFs at a few thresholds, so

@@ -19,6 +19,6 @@ comp_edges <- function(X) {
   storage.mode(X) <- "double"
   lex <- do.call(order, c(unname(lapply(seq_len(ncol(X)), function(k) X[, k])),
                           list(method = "radix")))
-  e <- .Call(ffi_poset_comp_edges, X, lex)
+  e <- .Call(ffi_poset_comp_edges, X, lex, resolve_threads())
   list(from = e$from + 1L, to = e$to + 1L)
 }

@@ -62,7 +62,7 @@ static void edges_free(void *data)
 
 /* x: the n x d matrix of distinct points; lex: their lexicographic order
  * (1-based). The edges come back 0-based. */
-SEXP ffi_poset_comp_edges(SEXP x, SEXP lex)
+SEXP ffi_poset_comp_edges(SEXP x, SEXP lex, SEXP threads)
 {
   SEXP dim = Rf_getAttrib(x, R_DimSymbol);
   if (TYPEOF(x) != REALSXP || TYPEOF(dim) != INTSXP || Rf_xlength(dim) != 2 ||
@@ -78,7 +78,8 @@ SEXP ffi_poset_comp_edges(SEXP x, SEXP lex)
   }
   edge_list E = {NULL, NULL, 0};
   gi_begin_work();
-  int rc = gi_poset_comp_edges(REAL(x), n, d, l0, &E.from, &E.to, &E.ne);
+  int rc = gi_poset_comp_edges(REAL(x), n, d, l0, Rf_asInteger(threads), &E.from, &E.to,
+                               &E.ne);
   if (rc == 2) gi_abort_interrupt();
   if (rc == 1) gi_abort("memory", NULL, 0, "Not enough memory for the order of %lld points.",
                         (long long) n);

@@ -175,7 +175,7 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
 SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads);
 
 SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP warm, SEXP threads);
-SEXP ffi_poset_comp_edges(SEXP x, SEXP lex);
+SEXP ffi_poset_comp_edges(SEXP x, SEXP lex, SEXP threads);
 SEXP ffi_idr_po_fit(SEXP node, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP from, SEXP to,
                     SEXP threads);
 SEXP ffi_idr_po_predict(SEXP ptr, SEXP start, SEXP value, SEXP Z, SEXP lex, SEXP X,

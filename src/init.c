@@ -44,7 +44,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_isoreg_fit, 7),
   CALLDEF(ffi_gpu_isoreg, 5),
   CALLDEF(ffi_poset_fit, 6),
-  CALLDEF(ffi_poset_comp_edges, 2),
+  CALLDEF(ffi_poset_comp_edges, 3),
   CALLDEF(ffi_idr_po_fit, 8),
   CALLDEF(ffi_idr_po_predict, 8),
   CALLDEF(ffi_corp_bands, 8),

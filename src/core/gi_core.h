@@ -297,7 +297,8 @@ void gi_brier_parts(const double *x, const double *y, const double *fit0, gi_idx
  * gi_poset_comp_edges() gives the covering edges (the transitive
  * reduction) of the componentwise order of n distinct points x (n x d,
  * by columns), lex a linear extension of it (0-based, the points in
- * lexicographic order): *from and *to malloc'ed, *ne edges; 1 when memory
+ * lexicographic order), on nthreads threads (the same pairs in the same
+ * order on any number): *from and *to malloc'ed, *ne edges; 1 when memory
  * runs out, 2 when interrupted. */
 gi_status gi_poset_fit(const double *y, const double *w, gi_idx n, const int *from,
                        const int *to, gi_idx ne, double *fit);
@@ -306,8 +307,8 @@ gi_status gi_poset_fit(const double *y, const double *w, gi_idx n, const int *fr
 gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx K,
                              const int *from, const int *to, gi_idx ne, int nthreads,
                              double *fit);
-int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int **from,
-                        int **to, gi_idx *ne);
+int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nthreads,
+                        int **from, int **to, gi_idx *ne);
 /* K problems on one graph whose consecutive columns of y differ at few
  * nodes (IDR's thresholds): each thread solves a run of consecutive ones,
  * the first in full (for the first run: warm from y_prev and its solution

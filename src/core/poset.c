@@ -543,9 +543,10 @@ static gi_idx renumber(region *Q)
  * outside R, is a problem solved on its own, and a solution on its own
  * has multipliers on its inner constraints only (none at all at an extreme
  * value: see extreme()); since the constraints between blocks hold, these
- * multipliers are those of the whole problem. A region past a third of the
- * nodes, or still failing after WARM_ROUNDS rounds, is solved in full
- * instead (the same solution, for less work). */
+ * multipliers are those of the whole problem. A region however large
+ * costs only its blocks to solve, but one still failing after WARM_ROUNDS
+ * rounds is solved in full instead (the same solution; a bound on the
+ * rounds, which no measured sweep has reached). */
 static gi_status solve_warm(const graph *G, const graph *In, workspace *W, region *Q,
                             const double *y, const double *y0, const double *f0,
                             const double *w, double *fit)
@@ -683,18 +684,26 @@ static inline int below(const double *x, gi_idx n, int d, gi_idx i, gi_idx j)
   return 1;
 }
 
-int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int **from,
-                        int **to, gi_idx *ne)
+/* The covering pairs of a run of points (in lex order), kept apart so
+ * that threads fill runs in any order and the pairs still come out in the
+ * order of one pass. */
+typedef struct {
+  int *f, *g;
+  gi_idx len, cap;
+} pair_run;
+
+#define COVER_RUN 64
+
+/* The covers of lex[a0..a1) into P: 0, or 1 when memory runs out, 2 when
+ * interrupted. */
+static int covers(const double *x, gi_idx n, int d, const int *lex, gi_idx a0, gi_idx a1,
+                  gi_idx *minimal, pair_run *P)
 {
-  gi_idx cap = n > 0 ? 4 * n : 1, len = 0;
-  int *f = malloc((size_t) cap * sizeof(int)), *g = malloc((size_t) cap * sizeof(int));
-  gi_idx *minimal = malloc(((size_t) n + 1) * sizeof(gi_idx));
-  if (!f || !g || !minimal) goto nomem;
-  /* lex is a linear extension (the points in lexicographic order), so the
-   * points above point i come after it; the first of them not above
-   * another one kept so far are its covers */
-  for (gi_idx a = 0; a < n; a++) {
+  for (gi_idx a = a0; a < a1; a++) {
     gi_idx i = lex[a], nm = 0;
+    /* lex is a linear extension (the points in lexicographic order), so
+     * the points above point i come after it; the first of them not above
+     * another one kept so far are its covers */
     for (gi_idx b = a + 1; b < n; b++) {
       gi_idx j = lex[b];
       if (!below(x, n, d, i, j)) continue;
@@ -702,29 +711,82 @@ int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int **
       for (gi_idx q = 0; q < nm && !covered; q++) covered = below(x, n, d, minimal[q], j);
       if (covered) continue;
       minimal[nm++] = j;
-      if (len == cap) {
-        cap *= 2;
-        int *f2 = realloc(f, (size_t) cap * sizeof(int));
-        if (f2) f = f2;
-        int *g2 = realloc(g, (size_t) cap * sizeof(int));
-        if (g2) g = g2;
-        if (!f2 || !g2) goto nomem;
+      if (P->len == P->cap) {
+        gi_idx cap = P->cap ? 2 * P->cap : 4 * (a1 - a0);
+        int *f2 = realloc(P->f, (size_t) cap * sizeof(int));
+        if (f2) P->f = f2;
+        int *g2 = realloc(P->g, (size_t) cap * sizeof(int));
+        if (g2) P->g = g2;
+        if (!f2 || !g2) return 1;
+        P->cap = cap;
       }
-      f[len] = (int) i;
-      g[len] = (int) j;
-      len++;
+      P->f[P->len] = (int) i;
+      P->g[P->len] = (int) j;
+      P->len++;
     }
-    if (gi_interrupted((int64_t) (n - a) * d)) {
-      free(f); free(g); free(minimal);
-      return 2;
-    }
+    if (gi_interrupted((int64_t) (n - a) * d)) return 2;
   }
-  free(minimal);
+  return 0;
+}
+
+int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nthreads,
+                        int **from, int **to, gi_idx *ne)
+{
+  gi_idx runs = (n + COVER_RUN - 1) / COVER_RUN;
+  pair_run *P = calloc((size_t) runs + 1, sizeof(pair_run));
+  if (P == NULL) return 1;
+  int fail = 0, nt = gi_threads_cap(nthreads);
+  if ((gi_idx) nt > runs) nt = runs > 0 ? (int) runs : 1;
+  /* the points early in lex have the most points above them: runs are
+   * handed out one at a time */
+#pragma omp parallel num_threads(nt) if (nt > 1)
+  {
+    gi_idx *minimal = malloc(((size_t) n + 1) * sizeof(gi_idx));
+    if (minimal == NULL) {
+#pragma omp atomic write
+      fail = 1;
+    }
+#pragma omp for schedule(dynamic, 1)
+    for (gi_idx r = 0; r < runs; r++) {
+      int now;
+#pragma omp atomic read
+      now = fail;
+      if (now || minimal == NULL) continue;
+      gi_idx a1 = (r + 1) * COVER_RUN < n ? (r + 1) * COVER_RUN : n;
+      int rc = covers(x, n, d, lex, r * COVER_RUN, a1, minimal, &P[r]);
+      if (rc) {
+#pragma omp critical(gi_poset_edges)
+        if (fail == 0 || rc == 1) fail = rc;
+      }
+    }
+    free(minimal);
+  }
+  gi_idx len = 0;
+  for (gi_idx r = 0; r < runs; r++) len += P[r].len;
+  int *f = NULL, *g = NULL;
+  if (fail == 0) {
+    f = malloc(((size_t) len + 1) * sizeof(int));
+    g = malloc(((size_t) len + 1) * sizeof(int));
+    if (f == NULL || g == NULL) fail = 1;
+  }
+  gi_idx at = 0;
+  for (gi_idx r = 0; r < runs; r++) {
+    if (fail == 0) {
+      memcpy(f + at, P[r].f, (size_t) P[r].len * sizeof(int));
+      memcpy(g + at, P[r].g, (size_t) P[r].len * sizeof(int));
+      at += P[r].len;
+    }
+    free(P[r].f);
+    free(P[r].g);
+  }
+  free(P);
+  if (fail) {
+    free(f);
+    free(g);
+    return fail;
+  }
   *from = f;
   *to = g;
   *ne = len;
   return 0;
-nomem:
-  free(f); free(g); free(minimal);
-  return 1;
 }

@@ -122,6 +122,24 @@ test_that("an interrupt stops idr(), and the next call works", {
                    small$value) # too small to look
 })
 
+test_that("an interrupt stops idr() on several covariates, on any threads", {
+  # the covering pairs look (about 9 polls of thread 0 here on one thread,
+  # fewer on two), and so do the cuts (the 40th poll of one thread)
+  set.seed(2)
+  n <- 3000
+  X <- data.frame(a = runif(n), b = runif(n))
+  y <- rnorm(n, X$a + X$b)
+  fit <- idr(y, X)
+  for (k in 1:2) {
+    for (at in if (k == 1) c(1, 3, 40) else c(1, 3)) {
+      expect_identical(with_threads(k, with_interrupt_at(at, idr(y, X))), "stopped",
+                       info = sprintf("%d threads, poll %d", k, at))
+    }
+    again <- with_threads(k, idr(y, X))
+    expect_equal(again$value, fit$value, tolerance = 1e-12)
+  }
+})
+
 test_that("an interrupt between the pieces of a large batch stops isotonic()", {
   set.seed(2)
   y <- matrix(rnorm(6e6), 3000) # two pieces of the glue

@@ -93,6 +93,20 @@ test_that("comp_edges() is the transitive reduction of the componentwise order",
   }
 })
 
+test_that("comp_edges() gives the same pairs in the same order on any threads", {
+  # sizes around the runs of 64 points that the threads share out
+  set.seed(76)
+  for (n in c(1, 63, 64, 65, 200, 700)) {
+    X <- matrix(runif(n * 3), n, 3)
+    one <- with_threads(1, gpuiso:::comp_edges(X))
+    le <- outer(seq_len(n), seq_len(n), Vectorize(function(i, j) all(X[i, ] <= X[j, ])))
+    if (n <= 200) expect_identical(closure(n, one$from, one$to), le, info = n)
+    for (k in thread_counts()) {
+      expect_identical(with_threads(k, gpuiso:::comp_edges(X)), one, info = sprintf("%d, %d", n, k))
+    }
+  }
+})
+
 test_that("a warm-started sequence equals cold fits of every column, whatever changes", {
   # columns that differ at a few nodes, up or down, to values at, below or
   # above the extremes of the column before (where level sets may be taken
