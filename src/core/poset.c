@@ -771,7 +771,7 @@ int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nt
   }
   gi_idx at = 0;
   for (gi_idx r = 0; r < runs; r++) {
-    if (fail == 0) {
+    if (fail == 0 && P[r].len > 0) {
       memcpy(f + at, P[r].f, (size_t) P[r].len * sizeof(int));
       memcpy(g + at, P[r].g, (size_t) P[r].len * sizeof(int));
       at += P[r].len;
