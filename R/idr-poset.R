@@ -158,9 +158,9 @@ idr_po <- function(input, spec, thresholds, device, call, ecall) {
   # "sd" and "icx", other observations may be permutations or other
   # ensembles equal in the order): predict() at them gives their fit
   rep_rows <- lex[first]
-  edges <- .Call(ffi_poset_comp_edges, Zd, seq_len(m), resolve_threads())
-  kcode <- findInterval(yk, thresholds, left.open = TRUE)
   threads <- resolve_threads()
+  edges <- .Call(ffi_poset_comp_edges, Zd, seq_len(m), threads)
+  kcode <- findInterval(yk, thresholds, left.open = TRUE)
   # the nodes stored in the order of their CDFs at a few thresholds, so
   # that each threshold's level sets are runs (few blocks)
   perm <- idr_po_storage_order(node_lex - 1L, kcode, wk, m, K, edges, threads)

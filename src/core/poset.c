@@ -533,9 +533,9 @@ static gi_idx renumber(region *Q)
 
 /* The problem y whose previous neighbour y0 has the solution f0: fit is
  * f0 except on a region R, a union of blocks, grown from the nodes where y
- * differs from y0 with their level sets of f0 (see add_node()). The blocks
- * of f0 in R keep f0's values; the others are solved (a block splits into
- * the level sets of its own solution). Then where a constraint between two
+ * differs from y0 with their level sets of f0 (see add_node()). Each
+ * block that joins R is solved and splits into the level sets of its own
+ * solution, which stand until pooled. Then where a constraint between two
  * blocks fails, the two are pooled into one block to be solved, and where
  * one between R and the rest fails, the node across it joins R with its
  * level set and is pooled with the block it fails against; until none
@@ -581,30 +581,24 @@ static gi_status solve_warm(const graph *G, const graph *In, workspace *W, regio
       }
     }
     if (st != GI_OK) break;
+    /* the constraints at R's nodes: out-edges (r below v) and in-edges
+     * (v below r); v across a failing one must rise or fall */
     int pooled = 0;
     gi_idx before = Q->nR;
     for (gi_idx a = 0; a < before; a++) {
       gi_idx r = Q->R[a];
-      for (gi_idx e = G->first[r]; e < G->first[r + 1]; e++) {
-        gi_idx v = G->head[e];
-        if (!(fit[r] > fit[v])) continue;
-        if (!Q->in[v]) {
-          join(Q, Q->lab[r], add_node(G, In, y0, f0, Q, v, 1));
-          pooled = 1;
-        } else if (!same_level(fit[r], fit[v]) && find(Q, Q->lab[r]) != find(Q, Q->lab[v])) {
-          join(Q, Q->lab[r], Q->lab[v]);
-          pooled = 1;
-        }
-      }
-      for (gi_idx e = In->first[r]; e < In->first[r + 1]; e++) {
-        gi_idx v = In->head[e];
-        if (!(fit[v] > fit[r])) continue;
-        if (!Q->in[v]) {
-          join(Q, Q->lab[r], add_node(G, In, y0, f0, Q, v, -1));
-          pooled = 1;
-        } else if (!same_level(fit[r], fit[v]) && find(Q, Q->lab[r]) != find(Q, Q->lab[v])) {
-          join(Q, Q->lab[r], Q->lab[v]);
-          pooled = 1;
+      for (int dir = 0; dir < 2; dir++) {
+        const graph *H = dir == 0 ? G : In;
+        for (gi_idx e = H->first[r]; e < H->first[r + 1]; e++) {
+          gi_idx v = H->head[e];
+          if (!(dir == 0 ? fit[r] > fit[v] : fit[v] > fit[r])) continue;
+          if (!Q->in[v]) {
+            join(Q, Q->lab[r], add_node(G, In, y0, f0, Q, v, dir == 0 ? 1 : -1));
+            pooled = 1;
+          } else if (!same_level(fit[r], fit[v]) && find(Q, Q->lab[r]) != find(Q, Q->lab[v])) {
+            join(Q, Q->lab[r], Q->lab[v]);
+            pooled = 1;
+          }
         }
       }
     }
