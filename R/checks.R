@@ -134,6 +134,14 @@ test_threads_uncapped <- function(on) {
   invisible(.Call(ffi_test_threads_uncapped, isTRUE(on)))
 }
 
+# Test-only: IDR on a partial order splits a range of thresholds for an
+# idle thread when `k` thresholds are left (at least 2; NA restores the
+# default), so that small fits split too. Returns the previous setting,
+# invisibly.
+test_idr_po_min_split <- function(k) {
+  invisible(.Call(ffi_test_idr_po_min_split, as.integer(k)))
+}
+
 # The default of options(gpuiso.threads), set when the package loads: the
 # environment variable GPUISO_THREADS when set, else half the processors
 # (as data.table does: the other half is often busy with hyperthreads or

@@ -95,8 +95,10 @@
 #' observations that switch on change, so each threshold starts from the fit
 #' of the one before and re-solves only the level sets that hold them,
 #' pooling two level sets wherever an order constraint between them fails,
-#' until every one holds (which makes it the exact solution); each thread of
-#' the engine sweeps a run of thresholds. The fit is the
+#' until every one holds (which makes it the exact solution). Each thread of
+#' the engine sweeps a range of thresholds, and one that runs out of work
+#' splits the largest range left and takes its upper half, so the threads
+#' finish together; the fit is the same on any number of threads. The fit is the
 #' exact solution up to rounding (the solver's sums are compensated) and is
 #' stored as for one covariate, with the distinct points in `x` (a data
 #' frame holding the covariates of one observation at each point, in an

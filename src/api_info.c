@@ -42,6 +42,14 @@ SEXP ffi_test_threads_uncapped(SEXP on)
   return Rf_ScalarLogical(gi_threads_test_uncapped(Rf_asLogical(on) == TRUE));
 }
 
+/* Test-only: an IDR fit on a partial order splits a range of thresholds
+ * for an idle thread when `k` are left (see idr_poset.c); returns the
+ * previous setting. */
+SEXP ffi_test_idr_po_min_split(SEXP k)
+{
+  return Rf_ScalarInteger((int) gi_idr_po_test_min_split((gi_idx) Rf_asInteger(k)));
+}
+
 /* What the CUDA runtime sees now: list(count, reason, runtime, driver,
  * name, memory, cc), the last three one entry per device. count is -1 when
  * the runtime cannot answer (no driver, no device, not compiled), with the

@@ -144,6 +144,7 @@ SEXP ffi_gpu_memory(void);
 SEXP ffi_gpu_release(void);
 SEXP ffi_gpu_test_full_device(SEXP on);
 SEXP ffi_test_threads_uncapped(SEXP on);
+SEXP ffi_test_idr_po_min_split(SEXP k);
 SEXP ffi_gpu_last_times(void);
 SEXP ffi_gpu_set_piece(SEXP bytes);
 SEXP ffi_as_single(SEXP x);

@@ -340,6 +340,9 @@ const double *gi_idr_po_ptr(const gi_idr_po *s);
 const int *gi_idr_po_starts(const gi_idr_po *s);
 const double *gi_idr_po_values(const gi_idr_po *s);
 void gi_idr_po_free(gi_idr_po *s);
+/* Test-only: a range is split for an idle thread when k thresholds are
+ * left (k >= 2; else the default); returns the previous setting. */
+gi_idx gi_idr_po_test_min_split(gi_idx k);
 
 /* Resampled bands of a CORP reliability curve (bands.c). The m distinct
  * forecasts u[0..m) (sorted) of n pairs, count[j] of them at u[j] (whole

@@ -49,10 +49,20 @@ int (*gi_interrupt_hook)(void) = NULL;
 static volatile int stop_flag = 0;
 static int64_t since_poll = 0;
 
+/* Whether this is the thread that called the engine: thread 0 at every
+ * level of nesting (a solver run on one thread inside a parallel loop is
+ * thread 0 of its own team, but must not call R). */
+static int on_main_thread(void)
+{
+  for (int l = omp_get_level(); l > 0; l--)
+    if (omp_get_ancestor_thread_num(l) != 0) return 0;
+  return 1;
+}
+
 int gi_interrupted(int64_t work)
 {
   if (stop_flag) return 1;
-  if (omp_get_thread_num() != 0 || gi_interrupt_hook == NULL) return 0;
+  if (gi_interrupt_hook == NULL || !on_main_thread()) return 0;
   since_poll += work;
   if (since_poll < GI_POLL_WORK) return 0;
   since_poll = 0;

@@ -203,6 +203,47 @@ test_that("the fit is the same on 1 to 8 threads", {
   same_on_threads(f, "IDR on two covariates")
 })
 
+test_that("ranges of thresholds split for idle threads give the same fit", {
+  # Each thread solves a range of thresholds warm, and one out of work
+  # splits the largest range left, its upper half solved cold from its
+  # first threshold; the ranges' fits are then joined. Splitting at two
+  # thresholds left makes every fit here split often, at places that vary
+  # from run to run: the fit must not change.
+  was <- gpuiso:::test_idr_po_min_split(2L)
+  on.exit(gpuiso:::test_idr_po_min_split(was), add = TRUE)
+  set.seed(16)
+  n <- 400
+  X <- data.frame(a = runif(n), b = runif(n), c = sample(1:5, n, TRUE))
+  yc <- rnorm(n, X$a + X$b)
+  yt <- round(yc)                       # many observations per threshold
+  w <- runif(n, 0.1, 3)
+  cases <- list(
+    list("two covariates", function() idr(yc, X[1:2])),
+    list("ties and weights on three", function() idr(yt, X, weights = w)),
+    list("thresholds where none switches on",
+         function() idr(yc, X[1:2], thresholds = seq(-3, 4, by = 0.01)))
+  )
+  for (cs in cases) {
+    f <- function() {
+      fit <- cs[[2]]()
+      list(fit$ptr, fit$start, fit$value)
+    }
+    ref <- local({
+      gpuiso:::test_idr_po_min_split(NA)
+      on.exit(gpuiso:::test_idr_po_min_split(2L))
+      with_threads(1L, f())
+    })
+    for (k in thread_counts()) {
+      for (rep in 1:2) {
+        expect_same_bits(with_threads(k, f()), ref,
+                         label = sprintf("%s, split on %d threads", cs[[1]], k),
+                         expected.label = "the unsplit fit on 1 thread")
+      }
+    }
+  }
+  skip_unless_many_threads()
+})
+
 test_that("predictions follow isodistrreg's rule", {
   set.seed(7)
   n <- 80
