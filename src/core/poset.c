@@ -15,7 +15,8 @@
  * minimum cut in the network s -> i of capacity w_i (y_i - m) where that
  * is positive, i -> t of capacity w_i (m - y_i) where that is positive,
  * and a -> b of infinite capacity for each edge (Picard 1976). The cuts
- * are found by push-relabel maximum preflows. At most n - 1 splits, each a
+ * are found by push-relabel maximum preflows, started from a greedy
+ * routing of the supply that alone proves most sets that do not split. At most n - 1 splits, each a
  * maximum flow on its set: O(n) flows of at most O(n^2 E) each in the worst
  * case, far fewer in practice; the memory is O(n + E). A batch of problems on
  * one graph (IDR's thresholds) is spread over the threads, one problem
@@ -156,6 +157,70 @@ static int max_preflow(network *N, double *ex, gi_idx nodes, gi_idx s, gi_idx t,
   return 0;
 }
 
+/* Routes the source's supply greedily before the preflow: from each node
+ * fed by the source, a depth-first search along the edges (infinite arcs)
+ * to nodes with sink capacity left, each node's arcs scanned once over all
+ * searches (a node with nothing left below it is dead). This is a valid
+ * flow, so the preflow may start from it; and where it routes the whole
+ * supply it is a maximum flow, whose cut is the source alone: the set does
+ * not split, and no heights need computing. Most sets that do not split
+ * are proved so this way, at the cost of one pass over their arcs.
+ * Returns 1 when the whole supply is routed. */
+static int route_greedy(network *N, gi_idx nodes, gi_idx s, gi_idx t, double tol)
+{
+  int *state = N->level; /* 0 fresh, 1 on the search path, 2 dead */
+  gi_idx *path = N->queue, *arcs = N->fifo;
+  for (gi_idx u = 0; u < nodes; u++) {
+    state[u] = 0;
+    N->iter[u] = N->first[u];
+  }
+  int all = 1;
+  for (gi_idx a0 = N->first[s]; a0 < N->first[s + 1]; a0++) {
+    double supply = N->cap[a0], rem = supply;
+    gi_idx q = N->head[a0], depth = 0;
+    if (!(rem > tol) || state[q] == 2) {
+      all &= !(rem > tol);
+      continue;
+    }
+    path[depth++] = q;
+    state[q] = 1;
+    while (depth > 0 && rem > 0.0) {
+      gi_idx u = path[depth - 1], end = N->first[u + 1];
+      int down = 0;
+      while (N->iter[u] < end) {
+        gi_idx a = N->iter[u], v = N->head[a];
+        if (v == t) {
+          if (N->cap[a] > tol) {
+            double d = rem < N->cap[a] ? rem : N->cap[a];
+            N->cap[a] -= d;
+            N->cap[N->rev[a]] += d;
+            for (gi_idx i = 0; i + 1 < depth; i++) N->cap[N->rev[arcs[i]]] += d;
+            rem -= d;
+            if (rem == 0.0) break;
+          }
+        } else if (N->cap[a] == INFINITY && state[v] == 0) {
+          arcs[depth - 1] = a;
+          path[depth++] = v;
+          state[v] = 1;
+          down = 1;
+          break;
+        }
+        N->iter[u]++;
+      }
+      if (down || rem == 0.0) continue;
+      /* nothing left below u */
+      state[u] = 2;
+      depth--;
+      if (depth > 0) N->iter[path[depth - 1]]++;
+    }
+    for (gi_idx i = 0; i < depth; i++) state[path[i]] = 0;
+    N->cap[a0] = rem;
+    N->cap[N->rev[a0]] += supply - rem;
+    if (rem > tol) all = 0;
+  }
+  return all;
+}
+
 /* The graph's out-edges in CSR, shared by the problems of a batch. */
 typedef struct {
   gi_idx n, *first, *head;
@@ -276,6 +341,17 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
     }
 #undef ADD_ARC
     double tol = 32.0 * DBL_EPSILON * cmax;
+    if (route_greedy(&N, nn, s, t, tol)) {
+      if (gi_interrupted((int64_t) N.first[nn])) status = GI_ERR_INTERRUPT;
+      for (gi_idx q = 0; q < k; q++) loc[v[q]] = -1;
+      if (status != GI_OK) break;
+      for (gi_idx q = 0; q < k; q++) fit[v[q]] = m;
+      if (label) {
+        for (gi_idx q = 0; q < k; q++) label[v[q]] = *next;
+        (*next)++;
+      }
+      continue;
+    }
     if (max_preflow(&N, W->ex, nn, s, t, tol) || gi_interrupted((int64_t) N.first[nn]))
       status = GI_ERR_INTERRUPT;
     if (status != GI_OK) {
