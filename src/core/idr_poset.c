@@ -444,9 +444,7 @@ gi_status gi_idr_po_step(gi_idr_po *s)
     gi_status st = b.y && b.fit && b.col ? GI_OK : GI_ERR_NOMEM;
     int t = omp_get_thread_num();
     while (st == GI_OK && t >= 0) {
-      range *r;
-#pragma omp critical(gi_idr_po_ranges)
-      r = &s->r[t];
+      range *r = &s->r[t]; /* s->r does not move: only its count grows */
       if (range_start(s, r)) st = GI_ERR_NOMEM;
       for (;;) {
         gi_status all;
