@@ -16,8 +16,8 @@
  * is positive, i -> t of capacity w_i (m - y_i) where that is positive,
  * and a -> b of infinite capacity for each edge (Picard 1976). The cuts
  * are found by push-relabel maximum preflows, started from a greedy
- * routing of the supply that alone proves most sets that do not split. At most n - 1 splits, each a
- * maximum flow on its set: O(n) flows of at most O(n^2 E) each in the worst
+ * routing of the supply (which alone proves some sets do not split). At
+ * most n - 1 splits, each a maximum flow on its set: O(n) flows of at most O(n^2 E) each in the worst
  * case, far fewer in practice; the memory is O(n + E). A batch of problems on
  * one graph (IDR's thresholds) is spread over the threads, one problem
  * each.
@@ -163,8 +163,11 @@ static int max_preflow(network *N, double *ex, gi_idx nodes, gi_idx s, gi_idx t,
  * searches (a node with nothing left below it is dead). This is a valid
  * flow, so the preflow may start from it; and where it routes the whole
  * supply it is a maximum flow, whose cut is the source alone: the set does
- * not split, and no heights need computing. Most sets that do not split
- * are proved so this way, at the cost of one pass over their arcs.
+ * not split, and no heights need computing (a fifth of the sets that do
+ * not split are proved so at n = 1e4 on two covariates, all thresholds);
+ * elsewhere the preflow has less left to push. Its cost is one pass over
+ * the arcs. (Following residual arcs back as well, an augmenting-path
+ * search, proved no more for its cost.)
  * Returns 1 when the whole supply is routed. */
 static int route_greedy(network *N, gi_idx nodes, gi_idx s, gi_idx t, double tol)
 {
@@ -341,18 +344,10 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
     }
 #undef ADD_ARC
     double tol = 32.0 * DBL_EPSILON * cmax;
-    if (route_greedy(&N, nn, s, t, tol)) {
-      if (gi_interrupted((int64_t) N.first[nn])) status = GI_ERR_INTERRUPT;
-      for (gi_idx q = 0; q < k; q++) loc[v[q]] = -1;
-      if (status != GI_OK) break;
-      for (gi_idx q = 0; q < k; q++) fit[v[q]] = m;
-      if (label) {
-        for (gi_idx q = 0; q < k; q++) label[v[q]] = *next;
-        (*next)++;
-      }
-      continue;
-    }
-    if (max_preflow(&N, W->ex, nn, s, t, tol) || gi_interrupted((int64_t) N.first[nn]))
+    /* a greedy routing of the whole supply is a maximum flow: no split */
+    int routed = route_greedy(&N, nn, s, t, tol);
+    if ((!routed && max_preflow(&N, W->ex, nn, s, t, tol)) ||
+        gi_interrupted((int64_t) N.first[nn]))
       status = GI_ERR_INTERRUPT;
     if (status != GI_OK) {
       for (gi_idx q = 0; q < k; q++) loc[v[q]] = -1;
@@ -361,13 +356,13 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
     /* the source side of the cut: what does not reach the sink */
     double value = 0.0;
     gi_idx nu = 0;
-    for (gi_idx q = 0; q < k; q++)
+    for (gi_idx q = 0; q < k && !routed; q++)
       if (N.level[q] >= (int) nn) {
         value += c[q];
         nu++;
       }
     for (gi_idx q = 0; q < k; q++) loc[v[q]] = -1;
-    if (nu == 0 || nu == k || !(value > 64.0 * DBL_EPSILON * csum)) {
+    if (routed || nu == 0 || nu == k || !(value > 64.0 * DBL_EPSILON * csum)) {
       for (gi_idx q = 0; q < k; q++) fit[v[q]] = m;
       if (label) {
         for (gi_idx q = 0; q < k; q++) label[v[q]] = *next;
