@@ -17,10 +17,10 @@
  * and a -> b of infinite capacity for each edge (Picard 1976). The cuts
  * are found by push-relabel maximum preflows, started from a greedy
  * routing of the supply (which alone proves some sets do not split). At
- * most n - 1 splits, each a maximum flow on its set: O(n) flows of at most O(n^2 E) each in the worst
- * case, far fewer in practice; the memory is O(n + E). A batch of problems on
- * one graph (IDR's thresholds) is spread over the threads, one problem
- * each.
+ * most n - 1 splits, each a maximum flow on its set: O(n) flows of at
+ * most O(n^2 E) each in the worst case, far fewer in practice; the memory
+ * is O(n + E). A batch of problems on one graph (IDR's thresholds) is
+ * spread over the threads, one problem each.
  *
  * The capacities are doubles, so "zero" is relative: a residual capacity
  * below the tolerance (a few ulps of the largest capacity) counts as
