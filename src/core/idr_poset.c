@@ -17,13 +17,14 @@
  * first), and the last, at which all have, is 1 everywhere: neither is
  * solved.
  *
- * The thresholds are cut into contiguous ranges, a few per thread, each a
- * sequence of its own: its first threshold is solved in full and the rest
- * warm, from the one before. A step advances every range by a run of
- * thresholds (the ranges handed to the threads one at a time, as their
- * costs differ), so memory stays bounded and an interrupt is seen between
- * steps. Only the first threshold of each range is solved cold, which on
- * large orders costs as much as hundreds of warm ones.
+ * The thresholds are cut into contiguous ranges, one per thread to begin
+ * with, each a sequence of its own: its first fit is solved in full and
+ * the rest warm, from the one before, a run of thresholds at a time (so
+ * memory stays bounded). A thread out of work splits the range with the
+ * most thresholds left and takes its upper half, so the threads finish
+ * together although the thresholds differ in cost (the tails cost most);
+ * each split costs one more cold solve. The calling thread is one of the
+ * workers, so interrupts are polled inside the solver throughout.
  *
  * The exact fits do not decrease from one threshold to the next at any
  * node and lie in [0, 1]; the solver's values are exact up to rounding, so
