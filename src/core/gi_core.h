@@ -326,9 +326,9 @@ gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_i
  * switches on every observation). The edges from[e] -> to[e] say node
  * from[e] is below to[e], where the CDFs must not be larger. The fit of
  * each threshold is appended as blocks over the nodes in their order (as
- * gi_idr_sweep's). Begin, step (one chunk of thresholds, on nthreads
- * threads) until done, read, free; the arrays passed to begin must live
- * until the end. */
+ * gi_idr_sweep's). Begin, step until done (a step solves every threshold,
+ * on nthreads threads, polling interrupts inside), read, free; the arrays
+ * passed to begin must live until the end. */
 typedef struct gi_idr_po gi_idr_po;
 gi_status gi_idr_po_begin(gi_idx n, const int *node, const int *kcode, const double *w,
                           gi_idx m, gi_idx K, const int *from, const int *to, gi_idx ne,
