@@ -244,6 +244,21 @@ const double *gi_idr_po_ptr(const gi_idr_po *s) { return s->ptr; }
 const int *gi_idr_po_starts(const gi_idr_po *s) { return s->all.start; }
 const double *gi_idr_po_values(const gi_idr_po *s) { return s->all.value; }
 
+/* Room in b for `more` blocks beyond its nb; 1 when memory runs out. */
+static int blocks_reserve(blocks *b, gi_idx more)
+{
+  if (b->nb + more <= b->cap) return 0;
+  gi_idx cap = 2 * b->cap + more;
+  int *st = realloc(b->start, (size_t) cap * sizeof(int));
+  if (st == NULL) return 1;
+  b->start = st;
+  double *va = realloc(b->value, (size_t) cap * sizeof(double));
+  if (va == NULL) return 1;
+  b->value = va;
+  b->cap = cap;
+  return 0;
+}
+
 /* Appends the runs of v[0..m) to b; returns their number, -1 when memory
  * runs out. */
 static gi_idx emit(blocks *b, const double *v, gi_idx m)
@@ -251,16 +266,7 @@ static gi_idx emit(blocks *b, const double *v, gi_idx m)
   gi_idx nb0 = b->nb;
   for (gi_idx i = 0; i < m; i++) {
     if (i > 0 && v[i] == v[i - 1]) continue;
-    if (b->nb == b->cap) {
-      gi_idx cap = 2 * b->cap + 1;
-      int *st = realloc(b->start, (size_t) cap * sizeof(int));
-      if (st == NULL) return -1;
-      b->start = st;
-      double *va = realloc(b->value, (size_t) cap * sizeof(double));
-      if (va == NULL) return -1;
-      b->value = va;
-      b->cap = cap;
-    }
+    if (blocks_reserve(b, 1)) return -1;
     b->start[b->nb] = (int) i;
     b->value[b->nb] = v[i];
     b->nb++;
@@ -357,13 +363,13 @@ static gi_status join_ranges(gi_idr_po *s)
 {
   gi_idx m = s->m, total = 0;
   for (int t = 0; t < s->nr; t++) total += s->r[t].out.nb;
+  /* the first range's blocks stand as they are: the result starts as them */
+  blocks_free(&s->all);
+  s->all = s->r[0].out;
+  memset(&s->r[0].out, 0, sizeof(blocks));
   double *P = malloc(((size_t) m + 1) * sizeof(double));
   double *v = malloc(((size_t) m + 1) * sizeof(double));
-  blocks_free(&s->all);
-  s->all.cap = total + 1;
-  s->all.start = malloc((size_t) s->all.cap * sizeof(int));
-  s->all.value = malloc((size_t) s->all.cap * sizeof(double));
-  if (!P || !v || !s->all.start || !s->all.value) {
+  if (!P || !v || blocks_reserve(&s->all, total - s->all.nb)) {
     free(P);
     free(v);
     return GI_ERR_NOMEM;
@@ -376,6 +382,10 @@ static gi_status join_ranges(gi_idr_po *s)
     for (gi_idx k = r->begin; k < r->end; k++) {
       gi_idx nb = s->nbk[k];
       int raised = 0;
+      if (t == 0) {
+        s->ptr[k + 1] = s->ptr[k] + (double) nb;
+        continue;
+      }
       if (fixing) {
         decode(&r->out, b0, nb, m, v);
         for (gi_idx j = 0; j < m; j++)
@@ -386,22 +396,11 @@ static gi_status join_ranges(gi_idr_po *s)
         /* a fit at or above P: so are the rest of the range */
         fixing = raised;
       }
-      if (raised) {
-        if (emit(&s->all, v, m) < 0) {
-          st = GI_ERR_NOMEM;
-          break;
-        }
-      } else {
-        if (s->all.nb + nb > s->all.cap) {
-          gi_idx cap = 2 * s->all.cap + nb;
-          int *a = realloc(s->all.start, (size_t) cap * sizeof(int));
-          if (a == NULL) { st = GI_ERR_NOMEM; break; }
-          s->all.start = a;
-          double *b = realloc(s->all.value, (size_t) cap * sizeof(double));
-          if (b == NULL) { st = GI_ERR_NOMEM; break; }
-          s->all.value = b;
-          s->all.cap = cap;
-        }
+      if (raised ? emit(&s->all, v, m) < 0 : blocks_reserve(&s->all, nb)) {
+        st = GI_ERR_NOMEM;
+        break;
+      }
+      if (!raised) {
         memcpy(s->all.start + s->all.nb, r->out.start + b0, (size_t) nb * sizeof(int));
         memcpy(s->all.value + s->all.nb, r->out.value + b0, (size_t) nb * sizeof(double));
         s->all.nb += nb;
