@@ -18,9 +18,10 @@ static gi_idx piece_end(const gi_idx *off, gi_idx nprob, gi_idx b0)
 }
 
 /* The fit of a batch, piece by piece; `st` is NULL or a raw vector for the
- * block-start flags. Returns the fit, unprotected. */
+ * block-start flags; `inside`: the inputs were found inside the window of
+ * the fast passes (gi_fit_inputs_ok()). Returns the fit, unprotected. */
 static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
-                      gi_idx nprob, int dec, int nt, SEXP st)
+                      gi_idx nprob, int dec, int nt, int inside, SEXP st)
 {
   R_xlen_t n = Rf_xlength(y);
   SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
@@ -40,8 +41,9 @@ static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
   for (gi_idx b0 = 0, b1; b0 < nprob; b0 = b1) {
     gi_idx bad;
     b1 = piece_end(off, nprob, b0);
-    gi_status r = gi_isotonic_batch(REAL(y), wp, off + b0, b1 - b0, dec, nt,
-                                    REAL(fit), stp, &bad);
+    gi_status r = (inside ? gi_isotonic_batch_in_window
+                          : gi_isotonic_batch)(REAL(y), wp, off + b0, b1 - b0,
+                                               dec, nt, REAL(fit), stp, &bad);
     if (r != GI_OK) gi_stop_status(r, b0 + bad);
     gi_check_stop();
     if (b1 < nprob && gi_poll_now()) gi_abort_interrupt();
@@ -58,7 +60,7 @@ SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
                         ? Rf_allocVector(RAWSXP, b.n) : R_NilValue);
   SEXP fit = PROTECT(fit_batch(y, b.w, b.off, b.nprob,
                                Rf_asLogical(decreasing) == TRUE,
-                               Rf_asInteger(threads), st));
+                               Rf_asInteger(threads), 0, st));
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
   SET_VECTOR_ELT(out, 0, fit);
   SET_VECTOR_ELT(out, 1, st);
@@ -194,8 +196,10 @@ SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing, SEXP precision,
   int nt = 1;
   if (n >= GI_SPLIT_MIN && (nt = option_threads()) < 1)
     return R_NilValue;
-  if (!gi_fit_inputs_ok(REAL(y), wp, (gi_idx) n, nt)) return R_NilValue;
+  int inside = 0;
+  if (!gi_fit_inputs_ok(REAL(y), wp, (gi_idx) n, nt, &inside))
+    return R_NilValue;
   gi_idx off[2] = {0, (gi_idx) n};
-  return fit_batch(y, wp, off, 1, LOGICAL(decreasing)[0] == TRUE, nt,
+  return fit_batch(y, wp, off, 1, LOGICAL(decreasing)[0] == TRUE, nt, inside,
                    R_NilValue);
 }

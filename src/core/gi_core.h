@@ -58,6 +58,16 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
                             int decreasing, int nthreads,
                             double *fit, unsigned char *starts, gi_idx *bad);
 
+/* The same, for a caller that knows every nonzero |y| and weight to lie in
+ * the window of gi_in_window() (gi_fit_inputs_ok() tells, in the scan
+ * that validates them): the stack passes then skip their own scans for
+ * it. */
+gi_status gi_isotonic_batch_in_window(const double *y, const double *w,
+                                      const gi_idx *offsets, gi_idx nprob,
+                                      int decreasing, int nthreads,
+                                      double *fit, unsigned char *starts,
+                                      gi_idx *bad);
+
 /* Problems of this many elements or more are solved in pieces, 2^15
  * elements or so each, that the threads share (split.c); the pieces
  * depend on the length alone, so the fit is the same on any number of
@@ -77,9 +87,11 @@ gi_status gi_isotonic_vjp_batch(const double *y, const double *w,
 /* 1 if one problem's values y[0..n) are finite and its weights (w NULL:
  * unit weights) finite and non-negative, not all zero (unless n is 0):
  * what gi_first_invalid() and gi_first_weightless() check, in one pass
- * (on up to nthreads threads for long vectors). */
+ * (on up to nthreads threads for long vectors). When it returns 1,
+ * *inside (if not NULL) says whether every nonzero |y| and weight lies in
+ * the window of gi_in_window(). */
 int gi_fit_inputs_ok(const double *y, const double *w, gi_idx n,
-                     int nthreads);
+                     int nthreads, int *inside);
 
 /* First problem (0-based) whose weights sum to zero, or -1. */
 gi_idx gi_first_weightless(const double *w, const gi_idx *offsets,

@@ -164,8 +164,9 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
   if (ws->cap < n) return -1;
   /* in pieces, between which the master thread may ask about interrupts;
    * each piece is scanned for the window after the pass, while it is in
-   * cache: a scan before the pass read it from memory, and on weighted
-   * rows of 1e5 cost 14.8 against 11.9 ns per element in all */
+   * cache (a scan before the pass read it from memory: weighted rows of
+   * 1e5 took 14.8 against 11.9 ns per element in all), and not at all
+   * when the caller's scan has told (ws->inside) */
   for (gi_idx i0 = 0; i0 < n; i0 += 0x10000) {
     gi_idx i1 = n - i0 > 0x10000 ? i0 + 0x10000 : n;
     if (i0 > 0 && gi_interrupted(0x10000)) return -2;
@@ -251,8 +252,9 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       }
       th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
     }
-    outside |= gi_any_outside(y + i0, i1 - i0, sy) |
-               (weighted && gi_any_outside(w + i0, i1 - i0, sw));
+    if (!ws->inside)
+      outside |= gi_any_outside(y + i0, i1 - i0, sy) |
+                 (weighted && gi_any_outside(w + i0, i1 - i0, sw));
   }
   if (ta >= 0) {
     if (singles) shi[k++] = th;
@@ -446,10 +448,10 @@ static gi_status solve_problem(const double *y, const double *w,
  * at a time in lockstep.c when there are as many), in chunks taken in
  * order; each long one is then cut into pieces that all the threads
  * share. */
-gi_status gi_isotonic_batch(const double *y, const double *w,
-                            const gi_idx *offsets, gi_idx nprob,
-                            int decreasing, int nthreads,
-                            double *fit, unsigned char *starts, gi_idx *bad)
+static gi_status batch(const double *y, const double *w,
+                       const gi_idx *offsets, gi_idx nprob, int decreasing,
+                       int nthreads, int inside, double *fit,
+                       unsigned char *starts, gi_idx *bad)
 {
   gi_status status = GI_OK;
   gi_idx first_bad = nprob, nlong = 0;
@@ -513,6 +515,7 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
       ws.cap = m;
       ws.fixed = 1;
     }
+    ws.inside = inside;
     for (gi_idx b = 0; b < nprob && status == GI_OK; b++) {
       status = solve_problem(y, w, offsets, b, decreasing, fit, starts, &ws);
       if (status == GI_OK && !is_long(offsets, b) &&
@@ -528,6 +531,7 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
       gi_idx my_bad = nprob;
       workspace ws;
       memset(&ws, 0, sizeof(ws));
+      ws.inside = inside;
 #pragma omp for schedule(dynamic, chunk)
       for (gi_idx b = 0; b < nprob; b++) {
         if (mine != GI_OK || is_long(offsets, b)) continue;
@@ -556,7 +560,7 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
     gi_idx a = offsets[b];
     gi_status r = gi_solve_split(y + a, w == NULL ? NULL : w + a,
                                  offsets[b + 1] - a, decreasing,
-                                 gi_threads_cap(nthreads), fit + a,
+                                 gi_threads_cap(nthreads), inside, fit + a,
                                  starts == NULL ? NULL : starts + a);
     if (r != GI_OK) {
       status = r;
@@ -565,4 +569,23 @@ gi_status gi_isotonic_batch(const double *y, const double *w,
   }
   *bad = status == GI_OK ? -1 : first_bad;
   return status;
+}
+
+gi_status gi_isotonic_batch(const double *y, const double *w,
+                            const gi_idx *offsets, gi_idx nprob,
+                            int decreasing, int nthreads,
+                            double *fit, unsigned char *starts, gi_idx *bad)
+{
+  return batch(y, w, offsets, nprob, decreasing, nthreads, 0, fit, starts,
+               bad);
+}
+
+gi_status gi_isotonic_batch_in_window(const double *y, const double *w,
+                                      const gi_idx *offsets, gi_idx nprob,
+                                      int decreasing, int nthreads,
+                                      double *fit, unsigned char *starts,
+                                      gi_idx *bad)
+{
+  return batch(y, w, offsets, nprob, decreasing, nthreads, 1, fit, starts,
+               bad);
 }

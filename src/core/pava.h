@@ -29,6 +29,9 @@ typedef struct {
   int singles;
   int overflow; /* a sum or a near-tie test left the range of doubles */
   int outside;  /* some nonzero |y| or weight is outside the safe window */
+  /* set by the caller: every nonzero |y| and weight is known to lie in
+   * that window, so the pass need not scan for it (outside stays 0) */
+  int inside;
 } gi_stack;
 
 /* Is Sa / Wa >= Sb / Wb, for sums given as pairs (hi + lo)? The sign of
@@ -178,10 +181,10 @@ gi_status gi_lockstep(const double *y, const double *w, const gi_idx *offsets,
 
 /* split.c: one problem of n >= GI_SPLIT_MIN elements (gi_core.h) solved in pieces on
  * up to nthreads threads (see there); the same status and result as
- * pava.c's one-thread solve of any problem. */
+ * pava.c's one-thread solve of any problem. `inside` as in gi_stack. */
 #define GI_SPLIT_LOG2_PIECE 15
 gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
-                         int decreasing, int nthreads, double *fit,
-                         unsigned char *starts);
+                         int decreasing, int nthreads, int inside,
+                         double *fit, unsigned char *starts);
 
 #endif

@@ -72,47 +72,102 @@ gi_idx gi_first_invalid(const double *x, gi_idx n, int checks, int nthreads)
   return first < n ? first : -1;
 }
 
+/* x is 0 or |x| lies in the window of dd.h (so it is finite); with
+ * `nonneg`, x itself (not |x|), so that a negative x fails. */
+static GI_ALWAYS_INLINE int in_window_or_zero(double x, int nonneg)
+{
+  double a = nonneg ? x : fabs(x);
+  return (a <= 0x1p200) & ((a >= 0x1p-200) | (a == 0.0));
+}
+
+/* The common case of the scan below: 1 when every y[i] is 0 or inside the
+ * window and every w[i] is 0 or inside it and not negative (so nothing is
+ * invalid and nothing outside); *pos is set when some w[i] is positive.
+ * Two at a time where SSE2 has the comparisons as masks: compilers
+ * vectorise neither this nor invalid() well, and in R a fit of 1e3
+ * weighted points spent 1.8 us here against 0.8 so. */
+static int all_in_window(const double *y, const double *w, gi_idx n, int *pos)
+{
+  int ok = 1, p = 0;
+  gi_idx i = 0;
+#ifdef __SSE2__
+  const __m128d hi = _mm_set1_pd(0x1p200), lo = _mm_set1_pd(0x1p-200),
+                zero = _mm_setzero_pd(), sign = _mm_set1_pd(-0.0);
+  __m128d all = _mm_cmpeq_pd(zero, zero), any = zero;
+  for (; i + 2 <= n; i += 2) {
+    __m128d a = _mm_andnot_pd(sign, _mm_loadu_pd(y + i));
+    all = _mm_and_pd(all, _mm_and_pd(_mm_cmple_pd(a, hi),
+                                     _mm_or_pd(_mm_cmpge_pd(a, lo),
+                                               _mm_cmpeq_pd(a, zero))));
+    if (w != NULL) {
+      __m128d b = _mm_loadu_pd(w + i);
+      all = _mm_and_pd(all, _mm_and_pd(_mm_cmple_pd(b, hi),
+                                       _mm_or_pd(_mm_cmpge_pd(b, lo),
+                                                 _mm_cmpeq_pd(b, zero))));
+      any = _mm_or_pd(any, _mm_cmpgt_pd(b, zero));
+    }
+  }
+  ok = _mm_movemask_pd(all) == 3;
+  p = _mm_movemask_pd(any) != 0;
+#endif
+  for (; i < n; i++) {
+    ok &= in_window_or_zero(y[i], 0);
+    if (w != NULL) {
+      ok &= in_window_or_zero(w[i], 1);
+      p |= w[i] > 0;
+    }
+  }
+  *pos |= p;
+  return ok;
+}
+
 /* Whether y[lo..hi) and w[lo..hi) hold nothing invalid; *pos is set when
- * some weight there is positive. */
+ * some weight there is positive, *out when some nonzero |y| or weight
+ * lies outside the window of dd.h (what the stack pass would scan for,
+ * told here from values already loaded). Runs of 1024 are tested by
+ * all_in_window(), and only a run that fails it element by element. */
 static int inputs_ok_in(const double *y, const double *w, gi_idx lo,
-                        gi_idx hi, int *pos)
+                        gi_idx hi, int *pos, int *out)
 {
   for (gi_idx j = lo; j < hi; j += 1024) {
     gi_idx e = j + 1024 < hi ? j + 1024 : hi;
-    int bad = 0, p = 0;
-    if (w == NULL) {
-#pragma omp simd reduction(|:bad)
-      for (gi_idx i = j; i < e; i++) bad |= invalid(y[i], 0);
-    } else {
-#pragma omp simd reduction(|:bad, p)
-      for (gi_idx i = j; i < e; i++) {
-        bad |= invalid(y[i], 0) | invalid(w[i], GI_CHECK_NONNEG);
+    if (all_in_window(y + j, w == NULL ? NULL : w + j, e - j, pos)) continue;
+    int bad = 0, p = 0, o = 0;
+    for (gi_idx i = j; i < e; i++) {
+      bad |= invalid(y[i], 0);
+      o |= outside_window(y[i]);
+      if (w != NULL) {
+        bad |= invalid(w[i], GI_CHECK_NONNEG);
         p |= w[i] > 0;
+        o |= outside_window(w[i]);
       }
     }
     *pos |= p;
+    *out |= o;
     if (bad) return 0;
   }
   return 1;
 }
 
-int gi_fit_inputs_ok(const double *y, const double *w, gi_idx n, int nthreads)
+int gi_fit_inputs_ok(const double *y, const double *w, gi_idx n, int nthreads,
+                     int *inside)
 {
-  int pos = 0, ok = 1;
+  int pos = 0, ok = 1, out = 0;
   int nt = n < 4 * GI_SCAN_BLOCK ? 1 : gi_threads_cap(nthreads);
   if (nt <= 1) {
-    ok = inputs_ok_in(y, w, 0, n, &pos);
+    ok = inputs_ok_in(y, w, 0, n, &pos, &out);
   } else {
     /* a long problem's scan on the threads that will fit it */
     gi_idx nblock = (n + GI_SCAN_BLOCK - 1) / GI_SCAN_BLOCK;
 #pragma omp parallel for num_threads(nt) schedule(static) \
-  reduction(&:ok) reduction(|:pos)
+  reduction(&:ok) reduction(|:pos, out)
     for (gi_idx b = 0; b < nblock; b++) {
       gi_idx lo = b * GI_SCAN_BLOCK;
       gi_idx hi = lo + GI_SCAN_BLOCK < n ? lo + GI_SCAN_BLOCK : n;
-      ok &= inputs_ok_in(y, w, lo, hi, &pos);
+      ok &= inputs_ok_in(y, w, lo, hi, &pos, &out);
     }
   }
+  if (inside != NULL) *inside = !out;
   return ok && (w == NULL || n == 0 || pos);
 }
 

@@ -92,7 +92,7 @@ static gi_idx slot_end(const slots *S, const piece *q, gi_idx j)
 /* The stack pass on every piece. */
 static gi_status solve_pieces(const double *y, const double *w, piece *pc,
                               gi_idx P, double sy, double sw, const slots *S,
-                              int nt)
+                              int nt, int inside)
 {
   int failed = 0; /* 1: memory, 2: interrupt */
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(dynamic, 1) \
@@ -115,6 +115,7 @@ static gi_status solve_pieces(const double *y, const double *w, piece *pc,
     }
     ws.cap = q->b - q->a;
     ws.fixed = 1;
+    ws.inside = inside;
     gi_idx k = gi_stack_pass(y + q->a, w == NULL ? NULL : w + q->a,
                              q->b - q->a, q->a, sy, sw, S->hi + q->a, &ws);
     if (k < 0) {
@@ -357,12 +358,12 @@ static int spread_pieces(piece *pc, gi_idx P, const slots *S, int weighted,
  * again) or a sum overflowed (2: the wide pass must solve it). */
 static gi_status attempt(const double *y, const double *w, gi_idx n,
                          piece *pc, gi_idx P, const slots *S, double sy,
-                         double sw, int nt, double *fit,
+                         double sw, int nt, int inside, double *fit,
                          unsigned char *starts, int *redo)
 {
   const int weighted = w != NULL;
   *redo = 0;
-  gi_status st = solve_pieces(y, w, pc, P, sy, sw, S, nt);
+  gi_status st = solve_pieces(y, w, pc, P, sy, sw, S, nt, inside);
   if (st != GI_OK) return st;
   gi_idx nblocks = 0;
   int outside = 0, overflow = 0;
@@ -386,8 +387,8 @@ static gi_status attempt(const double *y, const double *w, gi_idx n,
 }
 
 gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
-                         int decreasing, int nthreads, double *fit,
-                         unsigned char *starts)
+                         int decreasing, int nthreads, int inside,
+                         double *fit, unsigned char *starts)
 {
   const int weighted = w != NULL;
   gi_idx P = n >> GI_SPLIT_LOG2_PIECE;
@@ -419,7 +420,8 @@ gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
     pc[p].b = piece_start(n, P, p + 1);
   }
   double sign = decreasing ? -1.0 : 1.0;
-  st = attempt(y, w, n, pc, P, &S, sign, 1.0, nt, fit, starts, &redo);
+  st = attempt(y, w, n, pc, P, &S, sign, 1.0, nt, inside, fit, starts,
+               &redo);
   if (st == GI_OK && redo == 1) {
     /* outside the window: values and weights scaled by powers of two */
     int ylo, yhi, wlo = 0, whi = 0;
@@ -429,7 +431,7 @@ gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
     if (cy == 0.0 || cw == 0.0) {
       redo = 2;
     } else {
-      st = attempt(y, w, n, pc, P, &S, sign * cy, cw, nt, fit, starts,
+      st = attempt(y, w, n, pc, P, &S, sign * cy, cw, nt, 0, fit, starts,
                    &redo);
       if (redo == 1) redo = 2;
     }
