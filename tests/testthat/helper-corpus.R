@@ -396,7 +396,8 @@ corpus_cases_calibrate <- function() {
   cases <- c(
     .vary(F, "iso_calibrate", base, "scores", corpus_numeric_variants(s, na_ok = TRUE), chk, relax = TRUE,
           override = list(formula = "either")),
-    .vary(F, "iso_calibrate", base, "outcomes", unit_na, chk),
+    # factor outcomes are events (the second level, as glm() takes them)
+    .vary(F, "iso_calibrate", base, "outcomes", unit_na, chk, override = list(factor = "value")),
     .vary(F, "iso_calibrate", c(base, list(weights = c(1, 2, 1, 1, 3, 1))), "weights", wna, chk),
     .vary(F, "iso_calibrate", base, "groups", corpus_group_variants(6L), chk, relax = TRUE,
           override = list("NA" = "either", "numeric NaN" = "either")),
@@ -456,7 +457,8 @@ corpus_cases_calibrate <- function() {
   rel <- .prep(quote(r <- reliability_diagram(c(0.1, 0.4, 0.35, 0.8, 0.9, 0.2), c(0, 1, 0, 1, 1, 0))), "r")
   cases <- c(cases,
     .vary(F, "reliability_diagram", rb, "forecasts", corpus_numeric_variants(f, unit = TRUE), "corpus_check_reliability"),
-    .vary(F, "reliability_diagram", rb, "outcomes", unit, "corpus_check_reliability"),
+    .vary(F, "reliability_diagram", rb, "outcomes", unit, "corpus_check_reliability",
+          override = list(factor = "value")),
     .vary(F, "reliability_diagram", rb, "device", corpus_device_variants(), "corpus_check_reliability"),
     .bogus(F, "reliability_diagram", rb, "corpus_check_reliability"),
     .vary(F, "calibration_error", rb, "forecasts", corpus_numeric_variants(f, unit = TRUE), "corpus_check_ece"),
@@ -505,7 +507,7 @@ corpus_cases_idr <- function() {
     list(.case(F, "idr", list(y = yy ~ xx, data = d), "value", "y", chk, label = "formula"),
          .case(F, "idr", list(y = yy ~ xx, X = d), "value", "y", chk, label = "formula, data second"),
          c(.case(F, "idr", list(y = yy ~ xx, data = d, weights = quote(ww)), "value", "weights", chk, label = "formula, weights"), list(raw = TRUE)),
-         .case(F, "idr", list(y = yy ~ xx + ww, data = d), "error", "formula", chk, label = "two covariates"),
+         .case(F, "idr", list(y = yy ~ xx + ww, data = d), "value", "formula", chk, label = "two covariates"),
          .case(F, "idr", list(y = ~ xx, data = d), "error", "formula", chk, label = "no response"),
          .case(F, "idr", list(y = yy ~ nosuch, data = d), "error", "formula", chk, label = "unknown variable"),
          .case(F, "idr", list(y = y, X = X, data = d), "error", "data", chk, label = "data without formula"),
@@ -952,6 +954,13 @@ corpus_check_predict_cal <- function(res, a) {
 }
 
 corpus_check_reliability <- function(res, a) {
+  # several forecasts (a data frame, list or matrix): one diagram each
+  if (inherits(res, "gpuiso_reliability_set")) {
+    f <- a[["forecasts"]]
+    if (!is.list(f) || length(f) != length(res)) return("a set of the wrong length")
+    return(unlist(lapply(seq_along(res), function(j)
+      corpus_check_reliability(res[[j]], utils::modifyList(a, list(forecasts = f[[j]]))))))
+  }
   if (!inherits(res, "gpuiso_reliability")) return("not a gpuiso_reliability")
   out <- character(0)
   cv <- res$curve
@@ -986,6 +995,7 @@ corpus_check_ece <- function(res, a) {
 }
 
 corpus_check_idr <- function(res, a) {
+  if (inherits(res, "gpuiso_idr_po")) return(.check_idr_po(res))
   if (!inherits(res, "gpuiso_idr")) return("not a gpuiso_idr fit")
   out <- character(0)
   v <- .idr_cdfs(res)
@@ -1004,6 +1014,23 @@ corpus_check_idr <- function(res, a) {
   if (!all(chk$ok)) out <- c(out, sprintf("CDF value %d is %s, the exact value %s", which(!chk$ok)[1L],
                                           format(unlist(v)[which(!chk$ok)[1L]], digits = 17),
                                           format(as.double(ref$z[which(!chk$ok)[1L]]), digits = 17)))
+  out
+}
+
+# A fit on several covariates: its CDFs at the distinct points are CDFs, and
+# under the componentwise order they fall where the covariates rise.
+.check_idr_po <- function(res) {
+  Fz <- cdf(predict(res, as.data.frame(res$z)), res$thresholds)
+  if (any(!is.finite(Fz)) || any(Fz < 0 | Fz > 1)) return("CDF values not in [0, 1]")
+  out <- character(0)
+  if (any(diff(t(Fz)) < 0)) out <- c(out, "CDF not non-decreasing over thresholds")
+  if (any(Fz[, ncol(Fz)] != 1)) out <- c(out, "CDF not 1 at the last threshold")
+  if (!all(names(res$orders) == "comp")) return(out)
+  Z <- sweep(res$z, 2L, ifelse(res$decreasing, -1, 1), `*`)
+  for (i in seq_len(nrow(Z))) for (j in seq_len(nrow(Z))) {
+    if (i != j && all(Z[i, ] <= Z[j, ]) && any(Fz[i, ] < Fz[j, ] - 1e-12))
+      return(c(out, sprintf("CDF at point %d below the one at point %d above it", i, j)))
+  }
   out
 }
 
