@@ -58,6 +58,14 @@ static inline int outside_window(double a)
   return (a > 0x1p200) | ((a < 0x1p-200) & (a != 0.0));
 }
 
+/* 1 when a is 0 or |a| lies in that window: unlike !outside_window(a),
+ * 0 for NaN (and Inf), so that one test also tells a is finite. */
+static inline int in_window(double a)
+{
+  a = fabs(a);
+  return (a <= 0x1p200) & ((a >= 0x1p-200) | (a == 0.0));
+}
+
 /* (hi + lo) * 2^e; zero is hi = lo = 0, e = 0. */
 typedef struct {
   double hi, lo;

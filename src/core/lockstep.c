@@ -261,11 +261,6 @@ static inline vd v_inside(vd v)
   return v_and(v_le(a, v_splat(0x1p200)),
                v_or(v_ge(a, v_splat(0x1p-200)), v_eq(a, v_splat(0.0))));
 }
-static inline int inside(double v)
-{
-  double a = fabs(v);
-  return (a <= 0x1p200) & ((a >= 0x1p-200) | (a == 0.0));
-}
 
 /* two_prod_err() of dd.h, lane by lane */
 static inline vd v_two_prod_err(vd a, vd b, vd p)
@@ -812,7 +807,7 @@ static int copy_unit(const engine *E, lane *L)
   }
   int fine = v_bits(ok) == 3;
   for (; i < n; i++) {
-    fine &= inside(y[i]);
+    fine &= in_window(y[i]);
     Y[i] = E->sy * y[i];
   }
   for (int j = 0; j < TAIL; j++) Y[n + j] = tail_value[j];
@@ -835,7 +830,7 @@ static int weights_fit(const engine *E, const lane *L)
   }
   int fine = v_bits(ok) == 3, any = v_bits(pos) != 0;
   for (; i < n; i++) {
-    fine &= inside(y[i]) & inside(w[i]) & (w[i] >= 0.0);
+    fine &= in_window(y[i]) & in_window(w[i]) & (w[i] >= 0.0);
     any |= w[i] > 0.0;
   }
   return fine & any;

@@ -72,14 +72,6 @@ gi_idx gi_first_invalid(const double *x, gi_idx n, int checks, int nthreads)
   return first < n ? first : -1;
 }
 
-/* x is 0 or |x| lies in the window of dd.h (so it is finite); with
- * `nonneg`, x itself (not |x|), so that a negative x fails. */
-static GI_ALWAYS_INLINE int in_window_or_zero(double x, int nonneg)
-{
-  double a = nonneg ? x : fabs(x);
-  return (a <= 0x1p200) & ((a >= 0x1p-200) | (a == 0.0));
-}
-
 /* The common case of the scan below: 1 when every y[i] is 0 or inside the
  * window and every w[i] is 0 or inside it and not negative (so nothing is
  * invalid and nothing outside); *pos is set when some w[i] is positive.
@@ -111,9 +103,9 @@ static int all_in_window(const double *y, const double *w, gi_idx n, int *pos)
   p = _mm_movemask_pd(any) != 0;
 #endif
   for (; i < n; i++) {
-    ok &= in_window_or_zero(y[i], 0);
+    ok &= in_window(y[i]);
     if (w != NULL) {
-      ok &= in_window_or_zero(w[i], 1);
+      ok &= in_window(w[i]) & (w[i] >= 0.0);
       p |= w[i] > 0;
     }
   }
