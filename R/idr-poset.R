@@ -163,14 +163,16 @@ idr_po <- function(input, spec, thresholds, device, call, ecall) {
   kcode <- findInterval(yk, thresholds, left.open = TRUE)
   # the nodes stored in the order of their CDFs at a few thresholds, so
   # that each threshold's level sets are runs (few blocks)
-  perm <- idr_po_storage_order(node_lex - 1L, kcode, wk, m, K, edges, threads)
+  # two covariates: the points in the plane, for the solver's cuts
+  plane <- plane_points(Zd)
+  perm <- idr_po_storage_order(node_lex - 1L, kcode, wk, m, K, edges, plane, threads)
   rank <- integer(m)
   rank[perm] <- seq_len(m)
   node <- rank[node_lex] - 1L
   from <- rank[edges$from + 1L] - 1L
   to <- rank[edges$to + 1L] - 1L
   res <- .Call(ffi_idr_po_fit, node, kcode, wk, as.double(m), as.double(K), from, to,
-               threads)
+               if (!is.null(plane)) plane[perm, , drop = FALSE], threads)
   weight <- if (is.null(wk)) as.double(tabulate(node + 1L, m))
             else as.vector(rowsum(if (is.null(keep)) w else w[keep], node + 1L,
                                   reorder = TRUE))
@@ -204,12 +206,12 @@ idr_po <- function(input, spec, thresholds, device, call, ecall) {
 # by their CDFs summed over at most 9 thresholds spread over the K, largest
 # first (the CDFs decrease up the order, so this is a linear extension of
 # it), ties in lexicographic order.
-idr_po_storage_order <- function(node, kcode, w, m, K, edges, threads) {
+idr_po_storage_order <- function(node, kcode, w, m, K, edges, plane, threads) {
   sel <- unique(as.integer(round(seq(0, K - 1, length.out = min(K, 9L)))))
   kc <- findInterval(kcode, sel, left.open = TRUE)
   Kc <- length(sel)
   res <- .Call(ffi_idr_po_fit, node, kc, w, as.double(m), as.double(Kc), edges$from,
-               edges$to, threads)
+               edges$to, plane, threads)
   F <- .Call(ffi_idr_cdf, res$ptr, res$start, res$value, as.double(m),
              seq_len(m) - 1L, numeric(m), seq_len(Kc) - 1L, FALSE)
   order(-rowSums(F), seq_len(m))

@@ -6,10 +6,26 @@
 # matrix of one problem per column (on the engine's threads). warm = TRUE
 # solves the columns as a sequence, each warm-started from the solution of
 # the one before, as IDR's thresholds are (the same fits, to rounding).
-poset_fit <- function(y, w, from, to, warm = FALSE) {
+# points: NULL, or the nodes as the distinct rows of a two-column matrix
+# whose componentwise order the edges generate: the cuts then take the
+# staircase of src/core/plane_cut.c instead of a maximum flow.
+poset_fit <- function(y, w, from, to, warm = FALSE, points = NULL) {
   if (is.matrix(y)) storage.mode(y) <- "double" else y <- as.double(y)
   .Call(ffi_poset_fit, y, as.double(w), as.integer(from) - 1L, as.integer(to) - 1L,
-        warm, resolve_threads())
+        warm, if (!is.null(points)) plane_points(points), resolve_threads())
+}
+
+# The distinct rows of a two-column matrix Z as points in the plane for the
+# solver: an integer matrix of their positions in lexicographic order and
+# the ranks of their second coordinates (0-based, equal values equal); NULL
+# when Z has another number of columns.
+plane_points <- function(Z) {
+  if (ncol(Z) != 2L) return(NULL)
+  lex <- order(Z[, 1L], Z[, 2L], method = "radix")
+  pos <- integer(nrow(Z))
+  pos[lex] <- seq_len(nrow(Z)) - 1L
+  rank <- match(Z[, 2L], sort(unique(Z[, 2L]))) - 1L
+  matrix(c(pos, rank), ncol = 2L)
 }
 
 # The covering edges (the transitive reduction) of the componentwise order

@@ -8,6 +8,7 @@ typedef struct {
   SEXP node, kcode, from, to;
   const double *w;
   gi_idx n, m, K, ne;
+  const gi_plane *plane;
   int threads;
   gi_idr_po *S;
 } po_job;
@@ -16,7 +17,8 @@ static SEXP po_body(void *data)
 {
   po_job *j = (po_job *) data;
   gi_status r = gi_idr_po_begin(j->n, INTEGER(j->node), INTEGER(j->kcode), j->w, j->m, j->K,
-                                INTEGER(j->from), INTEGER(j->to), j->ne, j->threads, &j->S);
+                                INTEGER(j->from), INTEGER(j->to), j->ne, j->plane, j->threads,
+                                &j->S);
   while (r == GI_OK && !gi_idr_po_done(j->S)) {
     r = gi_idr_po_step(j->S);
     if (r == GI_OK && !gi_idr_po_done(j->S) && gi_poll_now()) r = GI_ERR_INTERRUPT;
@@ -46,10 +48,12 @@ static void po_cleanup(void *data, Rboolean jump)
 
 /* node, kcode: integer vectors of one length (0-based node of each
  * observation, 0-based switch-on threshold); w NULL or doubles; m, K
- * scalars; from, to: the covering edges (0-based, from below to). Returns
- * list(ptr, start, value) as ffi_idr_fit() does, over the nodes. */
+ * scalars; from, to: the covering edges (0-based, from below to); plane:
+ * NULL, or for two covariates the nodes' positions and ranks in the plane
+ * (gi_plane_arg()). Returns list(ptr, start, value) as ffi_idr_fit() does,
+ * over the nodes. */
 SEXP ffi_idr_po_fit(SEXP node, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP from, SEXP to,
-                    SEXP threads)
+                    SEXP plane, SEXP threads)
 {
   po_job j;
   R_xlen_t n = gi_idr_args(node, kcode, m, K, &j.m, &j.K);
@@ -63,6 +67,8 @@ SEXP ffi_idr_po_fit(SEXP node, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP from, SE
   for (gi_idx e = 0; e < j.ne; e++)
     if (f[e] < 0 || f[e] >= j.m || t[e] < 0 || t[e] >= j.m)
       gi_internal_error("an edge names a node out of range");
+  gi_plane pl;
+  j.plane = gi_plane_arg(plane, j.m, f, t, j.ne, &pl);
   j.node = node;
   j.kcode = kcode;
   j.from = from;

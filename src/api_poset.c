@@ -4,10 +4,33 @@
 #include <stdlib.h>
 #include "gpuiso.h"
 
+gi_plane *gi_plane_arg(SEXP plane, gi_idx n, const int *from, const int *to, gi_idx ne,
+                       gi_plane *out)
+{
+  if (Rf_isNull(plane)) return NULL;
+  SEXP dim = Rf_getAttrib(plane, R_DimSymbol);
+  if (TYPEOF(plane) != INTSXP || TYPEOF(dim) != INTSXP || Rf_xlength(dim) != 2 ||
+      INTEGER(dim)[0] != n || INTEGER(dim)[1] != 2)
+    gi_internal_error("plane must be an integer matrix of two columns, a row per node");
+  out->pos = INTEGER(plane);
+  out->rank = INTEGER(plane) + n;
+  out->nrank = 0;
+  for (gi_idx i = 0; i < n; i++)
+    if (out->rank[i] >= out->nrank) out->nrank = (gi_idx) out->rank[i] + 1;
+  int bad = gi_plane_check(out, n, from, to, ne);
+  if (bad < 0) gi_abort("memory", NULL, 0, "Not enough memory to check %lld points.",
+                        (long long) n);
+  if (bad) gi_internal_error("the points in the plane do not fit the edges");
+  return out;
+}
+
 /* y: the values of one problem, or a matrix of one problem per column;
  * w: the n weights they share; warm: the columns as a sequence, each
- * warm-started from the one before (the solver of IDR's thresholds). */
-SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP warm, SEXP threads)
+ * warm-started from the one before (the solver of IDR's thresholds);
+ * plane: NULL, or the nodes' positions and ranks in the plane (see
+ * gi_plane_arg()). */
+SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP warm, SEXP plane,
+                   SEXP threads)
 {
   SEXP dim = Rf_getAttrib(y, R_DimSymbol);
   R_xlen_t n = Rf_isNull(dim) ? Rf_xlength(y) : INTEGER(dim)[0];
@@ -20,14 +43,16 @@ SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP warm, SEXP threads)
   for (R_xlen_t e = 0; e < ne; e++)
     if (f[e] < 0 || f[e] >= n || t[e] < 0 || t[e] >= n)
       gi_internal_error("an edge names a node out of range");
+  gi_plane pl;
+  const gi_plane *pp = gi_plane_arg(plane, n, f, t, ne, &pl);
   SEXP fit = PROTECT(Rf_allocVector(REALSXP, Rf_xlength(y)));
   if (!Rf_isNull(dim)) Rf_setAttrib(fit, R_DimSymbol, dim);
   gi_begin_work();
   gi_status status =
       Rf_asLogical(warm) == TRUE
-          ? gi_poset_fit_sequence(REAL(y), REAL(w), n, K, f, t, ne, NULL, NULL,
+          ? gi_poset_fit_sequence(REAL(y), REAL(w), n, K, f, t, ne, pp, NULL, NULL,
                                   Rf_asInteger(threads), REAL(fit))
-          : gi_poset_fit_batch(REAL(y), REAL(w), n, K, f, t, ne, Rf_asInteger(threads),
+          : gi_poset_fit_batch(REAL(y), REAL(w), n, K, f, t, ne, pp, Rf_asInteger(threads),
                                REAL(fit));
   if (status == GI_ERR_NOMEM)
     gi_abort("memory", NULL, 0, "Not enough memory for the partial-order fit of %lld "

@@ -175,10 +175,16 @@ SEXP ffi_isoreg_fit(SEXP x, SEXP y, SEXP w, SEXP ord, SEXP decreasing,
                     SEXP single, SEXP threads);
 SEXP ffi_gpu_isoreg(SEXP x, SEXP y, SEXP w, SEXP decreasing, SEXP threads);
 
-SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP warm, SEXP threads);
+SEXP ffi_poset_fit(SEXP y, SEXP w, SEXP from, SEXP to, SEXP warm, SEXP plane,
+                   SEXP threads);
+/* plane: NULL, or an integer matrix (a row per node: lexicographic
+ * position, rank of the second coordinate, both 0-based) checked against
+ * the edges into *out; returns out, or NULL for NULL. */
+gi_plane *gi_plane_arg(SEXP plane, gi_idx n, const int *from, const int *to, gi_idx ne,
+                       gi_plane *out);
 SEXP ffi_poset_comp_edges(SEXP x, SEXP lex, SEXP threads);
 SEXP ffi_idr_po_fit(SEXP node, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP from, SEXP to,
-                    SEXP threads);
+                    SEXP plane, SEXP threads);
 SEXP ffi_idr_po_predict(SEXP ptr, SEXP start, SEXP value, SEXP Z, SEXP lex, SEXP X,
                         SEXP clim, SEXP threads);
 

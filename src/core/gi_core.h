@@ -314,11 +314,26 @@ void gi_brier_parts(const double *x, const double *y, const double *fit0, gi_idx
  * runs out, 2 when interrupted. */
 gi_status gi_poset_fit(const double *y, const double *w, gi_idx n, const int *from,
                        const int *to, gi_idx ne, double *fit);
+/* When the order is the componentwise order of points in the plane: node
+ * i at position pos[i] of their lexicographic order (0..n-1, distinct) and
+ * the second coordinate's rank[i] (0..nrank-1, equal for equal
+ * coordinates). Every edge a -> b then has pos[a] < pos[b] and rank[a] <=
+ * rank[b] (gi_plane_check()), and the edges generate that order. The cuts
+ * then need no maximum flow (plane_cut.c). */
+typedef struct {
+  const int *pos, *rank;
+  gi_idx nrank;
+} gi_plane;
+/* 0 when plane fits the edges (0-based nodes below n) as said, 1 when
+ * not, -1 when memory runs out. */
+int gi_plane_check(const gi_plane *plane, gi_idx n, const int *from, const int *to,
+                   gi_idx ne);
 /* K such problems on one graph, y and fit n x K by columns, on nthreads
- * threads (one problem each: the same fits on any number). */
+ * threads (one problem each: the same fits on any number); plane NULL or
+ * as above. */
 gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx K,
-                             const int *from, const int *to, gi_idx ne, int nthreads,
-                             double *fit);
+                             const int *from, const int *to, gi_idx ne,
+                             const gi_plane *plane, int nthreads, double *fit);
 int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nthreads,
                         int **from, int **to, gi_idx *ne);
 /* K problems on one graph whose consecutive columns of y differ at few
@@ -329,14 +344,15 @@ int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nt
  * Exact as gi_poset_fit_batch() is; fit n x K. */
 gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_idx K,
                                 const int *from, const int *to, gi_idx ne,
-                                const double *y_prev, const double *f_prev, int nthreads,
-                                double *fit);
+                                const gi_plane *plane, const double *y_prev,
+                                const double *f_prev, int nthreads, double *fit);
 
 /* IDR on a partial order (idr_poset.c): observation i at node node[i]
  * (0-based, < m; every node of positive summed weight), of weight w[i]
  * (w NULL: 1), switches on at threshold kcode[i] (< K; the last threshold
  * switches on every observation). The edges from[e] -> to[e] say node
- * from[e] is below to[e], where the CDFs must not be larger. The fit of
+ * from[e] is below to[e], where the CDFs must not be larger; plane is NULL
+ * or places the nodes in the plane in that order (see gi_plane). The fit of
  * each threshold is appended as blocks over the nodes in their order (as
  * gi_idr_sweep's). Begin, step until done (a step solves every threshold,
  * on nthreads threads, polling interrupts inside), read, free; the arrays
@@ -344,7 +360,7 @@ gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_i
 typedef struct gi_idr_po gi_idr_po;
 gi_status gi_idr_po_begin(gi_idx n, const int *node, const int *kcode, const double *w,
                           gi_idx m, gi_idx K, const int *from, const int *to, gi_idx ne,
-                          int nthreads, gi_idr_po **out);
+                          const gi_plane *plane, int nthreads, gi_idr_po **out);
 gi_status gi_idr_po_step(gi_idr_po *s);
 int gi_idr_po_done(const gi_idr_po *s);
 gi_idx gi_idr_po_nblocks(const gi_idr_po *s);

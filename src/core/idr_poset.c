@@ -95,6 +95,9 @@ struct gi_idr_po {
   const int *node;
   const double *w;
   double *W;
+  /* two covariates: the points in the plane, in the solver's orientation */
+  gi_plane plane;
+  int *ppos, *prank;
   gi_idx *koff, *obs_sorted, *nbk;
   range *r;
   /* the result */
@@ -128,6 +131,7 @@ void gi_idr_po_free(gi_idr_po *s)
     }
   free(s->r);
   free(s->W); free(s->koff); free(s->obs_sorted); free(s->nbk); free(s->ptr);
+  free(s->ppos); free(s->prank);
   blocks_free(&s->all);
   free(s);
 }
@@ -166,7 +170,7 @@ static int range_start(const gi_idr_po *s, range *r)
 
 gi_status gi_idr_po_begin(gi_idx n, const int *node, const int *kcode, const double *w,
                           gi_idx m, gi_idx K, const int *from, const int *to, gi_idx ne,
-                          int nthreads, gi_idr_po **out)
+                          const gi_plane *plane, int nthreads, gi_idr_po **out)
 {
   *out = NULL;
   gi_idr_po *s = calloc(1, sizeof(gi_idr_po));
@@ -180,6 +184,23 @@ gi_status gi_idr_po_begin(gi_idx n, const int *node, const int *kcode, const dou
   /* the solver wants isotonic edges: F at the upper end <= F at the lower */
   s->from = to;
   s->to = from;
+  /* and so the points of two covariates mirrored: what is below in the
+   * order is above for the solver */
+  if (plane != NULL) {
+    s->ppos = malloc(((size_t) m + 1) * sizeof(int));
+    s->prank = malloc(((size_t) m + 1) * sizeof(int));
+    if (s->ppos == NULL || s->prank == NULL) {
+      gi_idr_po_free(s);
+      return GI_ERR_NOMEM;
+    }
+    for (gi_idx i = 0; i < m; i++) {
+      s->ppos[i] = (int) (m - 1 - plane->pos[i]);
+      s->prank[i] = (int) (plane->nrank - 1 - plane->rank[i]);
+    }
+    s->plane.pos = s->ppos;
+    s->plane.rank = s->prank;
+    s->plane.nrank = plane->nrank;
+  }
   gi_idx nr = s->nthreads < K ? s->nthreads : K;
   s->nr = (int) nr;
   s->min_split = min_split;
@@ -283,6 +304,13 @@ static void decode(const blocks *b, gi_idx b0, gi_idx nb, gi_idx m, double *v)
   }
 }
 
+/* Node j's share of its weight with y <= the threshold, at most 1. */
+static inline double share(const range *r, const double *W, gi_idx j)
+{
+  double q = (r->c[j] + r->cerr[j]) / W[j];
+  return q < 1.0 ? q : 1.0;
+}
+
 /* Range r's thresholds [k0, k1), solved on this thread into buffers b. */
 static gi_status range_run(const gi_idr_po *s, range *r, gi_idx k0, gi_idx k1, runbuf *b)
 {
@@ -298,14 +326,23 @@ static gi_status range_run(const gi_idr_po *s, range *r, gi_idx k0, gi_idx k1, r
       b->col[k - k0] = -1;
       continue;
     }
+    /* the shares: those of the problem before (whose counts differ only
+     * at the nodes of threshold k's observations) but there */
     double *y = b->y + (size_t) nc * m;
-    for (gi_idx j = 0; j < m; j++) {
-      double q = (r->c[j] + r->cerr[j]) / s->W[j];
-      y[j] = q < 1.0 ? q : 1.0;
+    const double *base = nc > 0 ? y - m : r->have_last ? r->last_y : NULL;
+    if (base != NULL) {
+      memcpy(y, base, (size_t) m * sizeof(double));
+      for (gi_idx a = s->koff[k]; a < s->koff[k + 1]; a++) {
+        gi_idx j = s->node[s->obs_sorted[a]];
+        y[j] = share(r, s->W, j);
+      }
+    } else {
+      for (gi_idx j = 0; j < m; j++) y[j] = share(r, s->W, j);
     }
     b->col[k - k0] = nc++;
   }
   gi_status st = gi_poset_fit_sequence(b->y, s->W, m, nc, s->from, s->to, s->ne,
+                                       s->ppos != NULL ? &s->plane : NULL,
                                        r->have_last ? r->last_y : NULL,
                                        r->have_last ? r->last_f : NULL, 1, b->fit);
   if (st != GI_OK) return st;

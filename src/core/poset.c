@@ -19,8 +19,12 @@
  * routing of the supply (which alone proves some sets do not split). At
  * most n - 1 splits, each a maximum flow on its set: O(n) flows of at
  * most O(n^2 E) each in the worst case, far fewer in practice; the memory
- * is O(n + E). A batch of problems on one graph (IDR's thresholds) is
- * spread over the threads, one problem each.
+ * is O(n + E). When the order is the componentwise order of points in the
+ * plane (IDR on two covariates), the best U is a staircase that
+ * plane_cut.c finds in one pass over the set in lexicographic order
+ * instead, with no network (10,000 points on two covariates, all
+ * thresholds: 7.7 s -> 2.2 s on two threads). A batch of problems on one
+ * graph (IDR's thresholds) is spread over the threads, one problem each.
  *
  * The capacities are doubles, so "zero" is relative: a residual capacity
  * below the tolerance (a few ulps of the largest capacity) counts as
@@ -36,6 +40,7 @@
 #include "dd.h"
 #include "gi_core.h"
 #include "gi_omp.h"
+#include "plane_cut.h"
 
 /* The network of one set: CSR arcs (head, residual capacity, index of the
  * reverse arc), k nodes plus the source k and the sink k + 1. */
@@ -237,6 +242,12 @@ typedef struct {
   gi_idx *perm, *tmp, *seg, *loc;
   double *c, *ex;
   network N;
+  /* for an order of points in the plane (plane not NULL): the cut of
+   * plane_cut.c, U's flags, and sort keys */
+  const gi_plane *plane;
+  gi_plane_ws P;
+  unsigned char *in_u;
+  uint64_t *keys;
 } workspace;
 
 static void work_free(workspace *W)
@@ -244,11 +255,30 @@ static void work_free(workspace *W)
   free(W->perm); free(W->tmp); free(W->seg); free(W->loc); free(W->c); free(W->ex);
   free(W->N.first); free(W->N.head); free(W->N.rev); free(W->N.cap); free(W->N.iter);
   free(W->N.queue); free(W->N.fifo); free(W->N.level);
+  free(W->in_u); free(W->keys);
+  if (W->plane != NULL) gi_plane_ws_free(&W->P);
 }
 
-/* 1 when memory runs out (W then freed). */
-static int work_alloc(workspace *W, gi_idx n, gi_idx ne)
+/* 1 when memory runs out (W then freed). With plane, the cuts need no
+ * network. */
+static int work_alloc(workspace *W, gi_idx n, gi_idx ne, const gi_plane *plane)
 {
+  memset(W, 0, sizeof(*W));
+  if (plane != NULL) {
+    W->perm = malloc(((size_t) n + 1) * sizeof(gi_idx));
+    W->tmp = malloc(((size_t) n + 1) * sizeof(gi_idx));
+    W->seg = malloc(2 * ((size_t) n + 1) * sizeof(gi_idx));
+    W->c = malloc(((size_t) n + 1) * sizeof(double));
+    W->in_u = malloc((size_t) n + 1);
+    W->keys = malloc(((size_t) n + 1) * sizeof(uint64_t));
+    if (W->perm && W->tmp && W->seg && W->c && W->in_u && W->keys &&
+        gi_plane_ws_alloc(&W->P, n, plane->nrank) == 0) {
+      W->plane = plane;
+      return 0;
+    }
+    work_free(W);
+    return 1;
+  }
   size_t arcs = 2 * ((size_t) ne + (size_t) n) + 1, nodes = (size_t) n + 2;
   W->perm = malloc((size_t) n * sizeof(gi_idx));
   W->tmp = malloc((size_t) n * sizeof(gi_idx));
@@ -264,8 +294,9 @@ static int work_alloc(workspace *W, gi_idx n, gi_idx ne)
   W->N.queue = malloc(nodes * sizeof(gi_idx));
   W->N.fifo = malloc(nodes * sizeof(gi_idx));
   W->N.level = malloc(nodes * sizeof(int));
+  W->in_u = malloc((size_t) n + 1);
   if (W->perm && W->tmp && W->seg && W->loc && W->c && W->ex && W->N.first && W->N.head &&
-      W->N.rev && W->N.cap && W->N.iter && W->N.queue && W->N.fifo && W->N.level) {
+      W->N.rev && W->N.cap && W->N.iter && W->N.queue && W->N.fifo && W->N.level && W->in_u) {
     for (gi_idx i = 0; i < n; i++) W->loc[i] = -1;
     return 0;
   }
@@ -273,23 +304,132 @@ static int work_alloc(workspace *W, gi_idx n, gi_idx ne)
   return 1;
 }
 
+/* The cut of the set v[0..k) of costs c[] by a maximum flow: marks the
+ * source side (the upper set) in side[], returns its size and its value in
+ * *value; 0 when a greedy routing proves that the set does not split; -1
+ * when interrupted. */
+static gi_idx network_cut(const graph *G, workspace *W, const gi_idx *v, gi_idx k,
+                          const double *c, unsigned char *side, double *value)
+{
+  const gi_idx *ofirst = G->first, *ohead = G->head;
+  gi_idx *loc = W->loc;
+  network N = W->N;
+  double cmax = 0.0;
+  /* loc is -1 on every node between calls (work_alloc(), and each cut
+   * resets its own), so a cut of a few nodes costs no O(n) pass */
+  for (gi_idx q = 0; q < k; q++) {
+    loc[v[q]] = q;
+    if (fabs(c[q]) > cmax) cmax = fabs(c[q]);
+  }
+  gi_idx s = k, t = k + 1, nn = k + 2;
+  /* the arcs: out-degree counts, then the arcs and their reverses */
+  for (gi_idx u = 0; u <= nn; u++) N.first[u] = 0;
+  for (gi_idx q = 0; q < k; q++) {
+    gi_idx i = v[q];
+    if (c[q] > 0.0) { N.first[s + 1]++; N.first[q + 1]++; }
+    if (c[q] < 0.0) { N.first[q + 1]++; N.first[t + 1]++; }
+    for (gi_idx e = ofirst[i]; e < ofirst[i + 1]; e++) {
+      gi_idx r = loc[ohead[e]];
+      if (r < 0 || r == q) continue;
+      N.first[q + 1]++;
+      N.first[r + 1]++;
+    }
+  }
+  for (gi_idx u = 0; u < nn; u++) N.first[u + 1] += N.first[u];
+  for (gi_idx u = 0; u < nn; u++) N.iter[u] = N.first[u];
+#define ADD_ARC(U, V, CAP)                                                   \
+  do {                                                                       \
+    gi_idx a_ = N.iter[U]++, b_ = N.iter[V]++;                               \
+    N.head[a_] = (V); N.cap[a_] = (CAP); N.rev[a_] = b_;                     \
+    N.head[b_] = (U); N.cap[b_] = 0.0; N.rev[b_] = a_;                       \
+  } while (0)
+  for (gi_idx q = 0; q < k; q++) {
+    gi_idx i = v[q];
+    if (c[q] > 0.0) ADD_ARC(s, q, c[q]);
+    if (c[q] < 0.0) ADD_ARC(q, t, -c[q]);
+    for (gi_idx e = ofirst[i]; e < ofirst[i + 1]; e++) {
+      gi_idx r = loc[ohead[e]];
+      if (r < 0 || r == q) continue;
+      ADD_ARC(q, r, INFINITY);
+    }
+  }
+#undef ADD_ARC
+  for (gi_idx q = 0; q < k; q++) loc[v[q]] = -1;
+  double tol = 32.0 * DBL_EPSILON * cmax;
+  /* a greedy routing of the whole supply is a maximum flow: no split */
+  int routed = route_greedy(&N, nn, s, t, tol);
+  if ((!routed && max_preflow(&N, W->ex, nn, s, t, tol)) ||
+      gi_interrupted((int64_t) N.first[nn]))
+    return -1;
+  /* the source side of the cut: what does not reach the sink */
+  double sum = 0.0;
+  gi_idx nu = 0;
+  for (gi_idx q = 0; q < k; q++) {
+    side[q] = !routed && N.level[q] >= (int) nn;
+    if (side[q]) {
+      sum += c[q];
+      nu++;
+    }
+  }
+  *value = sum;
+  return nu;
+}
+
+/* perm[0..k) (nodes) in the lexicographic order of their points: the
+ * inverse of the positions for all n nodes, else by insertion for a few
+ * and by a radix sort of the positions, a byte at a time, for more. */
+static void plane_sort(workspace *W, gi_idx *perm, gi_idx k, gi_idx n, int all)
+{
+  const int *pos = W->plane->pos;
+  if (all) {
+    for (gi_idx i = 0; i < n; i++) perm[pos[i]] = i;
+    return;
+  }
+  if (k <= 32) {
+    for (gi_idx q = 1; q < k; q++) {
+      gi_idx v = perm[q], a = q;
+      for (; a > 0 && pos[perm[a - 1]] > pos[v]; a--) perm[a] = perm[a - 1];
+      perm[a] = v;
+    }
+    return;
+  }
+  /* keys: position above, node below; sorted on the position's bytes */
+  uint64_t *key = W->keys, *other = (uint64_t *) W->tmp;
+  for (gi_idx q = 0; q < k; q++)
+    key[q] = ((uint64_t) (uint32_t) pos[perm[q]] << 32) | (uint64_t) (uint32_t) perm[q];
+  for (int shift = 32; shift < 64 && ((uint64_t) (n - 1) >> (shift - 32)) != 0; shift += 8) {
+    gi_idx cnt[257] = {0};
+    for (gi_idx q = 0; q < k; q++) cnt[((key[q] >> shift) & 0xff) + 1]++;
+    for (int d = 0; d < 256; d++) cnt[d + 1] += cnt[d];
+    for (gi_idx q = 0; q < k; q++) other[cnt[(key[q] >> shift) & 0xff]++] = key[q];
+    uint64_t *t = key;
+    key = other;
+    other = t;
+  }
+  for (gi_idx q = 0; q < k; q++) perm[q] = (gi_idx) (key[q] & 0xffffffffu);
+}
+
 /* One problem on graph G, on all its nodes (nodes NULL) or on the k nodes
  * listed with the edges among them (fit written there only). With label,
  * the nodes of each final set (a set of one value that does not split) get
- * a label of their own, *next and up. */
+ * a label of their own, *next and up. For an order of points in the plane
+ * (W->plane), each set is kept in lexicographic order (a split keeps the
+ * order within its parts) for plane_cut.c's cuts. */
 static gi_status solve(const graph *G, workspace *W, const double *y, const double *w,
                        const gi_idx *nodes, gi_idx k0, double *fit, gi_idx *label,
                        gi_idx *next)
 {
-  gi_idx n = G->n, *perm = W->perm, *tmp = W->tmp, *seg = W->seg, *loc = W->loc;
-  const gi_idx *ofirst = G->first, *ohead = G->head;
+  gi_idx n = G->n, *perm = W->perm, *tmp = W->tmp, *seg = W->seg;
   double *c = W->c;
-  network N = W->N;
+  unsigned char *side = W->in_u;
   gi_status status = GI_OK;
   if (nodes == NULL) k0 = n;
-  /* loc is -1 on every node between calls (work_alloc(), and each set
-   * resets its own), so a solve on a few nodes costs no O(n) pass */
-  for (gi_idx i = 0; i < k0; i++) perm[i] = nodes ? nodes[i] : i;
+  if (W->plane != NULL && k0 > 1) {
+    if (nodes != NULL) memcpy(perm, nodes, (size_t) k0 * sizeof(gi_idx));
+    plane_sort(W, perm, k0, n, nodes == NULL);
+  } else {
+    for (gi_idx i = 0; i < k0; i++) perm[i] = nodes ? nodes[i] : i;
+  }
   seg[0] = 0;
   seg[1] = k0;
   gi_idx nseg = 1;
@@ -303,66 +443,24 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
       if (label) label[v[0]] = (*next)++;
       continue;
     }
-    double cmax = 0.0, csum = 0.0;
+    double csum = 0.0;
     for (gi_idx q = 0; q < k; q++) {
       c[q] = w[v[q]] * (y[v[q]] - m);
-      loc[v[q]] = q;
-      if (fabs(c[q]) > cmax) cmax = fabs(c[q]);
       csum += fabs(c[q]);
     }
-    gi_idx s = k, t = k + 1, nn = k + 2;
-    /* the arcs: out-degree counts, then the arcs and their reverses */
-    for (gi_idx u = 0; u <= nn; u++) N.first[u] = 0;
-    for (gi_idx q = 0; q < k; q++) {
-      gi_idx i = v[q];
-      if (c[q] > 0.0) { N.first[s + 1]++; N.first[q + 1]++; }
-      if (c[q] < 0.0) { N.first[q + 1]++; N.first[t + 1]++; }
-      for (gi_idx e = ofirst[i]; e < ofirst[i + 1]; e++) {
-        gi_idx r = loc[ohead[e]];
-        if (r < 0 || r == q) continue;
-        N.first[q + 1]++;
-        N.first[r + 1]++;
-      }
+    double value = 0.0;
+    gi_idx nu;
+    if (W->plane != NULL) {
+      nu = gi_plane_cut(&W->P, W->plane->rank, v, k, c, side, &value);
+      if (gi_interrupted((int64_t) k)) nu = -1;
+    } else {
+      nu = network_cut(G, W, v, k, c, side, &value);
     }
-    for (gi_idx u = 0; u < nn; u++) N.first[u + 1] += N.first[u];
-    for (gi_idx u = 0; u < nn; u++) N.iter[u] = N.first[u];
-#define ADD_ARC(U, V, CAP)                                                   \
-    do {                                                                     \
-      gi_idx a_ = N.iter[U]++, b_ = N.iter[V]++;                             \
-      N.head[a_] = (V); N.cap[a_] = (CAP); N.rev[a_] = b_;                   \
-      N.head[b_] = (U); N.cap[b_] = 0.0; N.rev[b_] = a_;                     \
-    } while (0)
-    for (gi_idx q = 0; q < k; q++) {
-      gi_idx i = v[q];
-      if (c[q] > 0.0) ADD_ARC(s, q, c[q]);
-      if (c[q] < 0.0) ADD_ARC(q, t, -c[q]);
-      for (gi_idx e = ofirst[i]; e < ofirst[i + 1]; e++) {
-        gi_idx r = loc[ohead[e]];
-        if (r < 0 || r == q) continue;
-        ADD_ARC(q, r, INFINITY);
-      }
-    }
-#undef ADD_ARC
-    double tol = 32.0 * DBL_EPSILON * cmax;
-    /* a greedy routing of the whole supply is a maximum flow: no split */
-    int routed = route_greedy(&N, nn, s, t, tol);
-    if ((!routed && max_preflow(&N, W->ex, nn, s, t, tol)) ||
-        gi_interrupted((int64_t) N.first[nn]))
+    if (nu < 0) {
       status = GI_ERR_INTERRUPT;
-    if (status != GI_OK) {
-      for (gi_idx q = 0; q < k; q++) loc[v[q]] = -1;
       break;
     }
-    /* the source side of the cut: what does not reach the sink */
-    double value = 0.0;
-    gi_idx nu = 0;
-    for (gi_idx q = 0; q < k && !routed; q++)
-      if (N.level[q] >= (int) nn) {
-        value += c[q];
-        nu++;
-      }
-    for (gi_idx q = 0; q < k; q++) loc[v[q]] = -1;
-    if (routed || nu == 0 || nu == k || !(value > 64.0 * DBL_EPSILON * csum)) {
+    if (nu == 0 || nu == k || !(value > 64.0 * DBL_EPSILON * csum)) {
       for (gi_idx q = 0; q < k; q++) fit[v[q]] = m;
       if (label) {
         for (gi_idx q = 0; q < k; q++) label[v[q]] = *next;
@@ -373,7 +471,7 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
     /* U (the upper set) after the rest, each a set of its own */
     gi_idx lo = 0, hi = k - nu;
     for (gi_idx q = 0; q < k; q++) {
-      if (N.level[q] >= (int) nn) tmp[hi++] = v[q];
+      if (side[q]) tmp[hi++] = v[q];
       else tmp[lo++] = v[q];
     }
     memcpy(perm + a0, tmp, (size_t) k * sizeof(gi_idx));
@@ -408,8 +506,8 @@ static int graph_csr(gi_idx n, const int *from, const int *to, gi_idx ne, graph 
 }
 
 gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx K,
-                             const int *from, const int *to, gi_idx ne, int nthreads,
-                             double *fit)
+                             const int *from, const int *to, gi_idx ne,
+                             const gi_plane *plane, int nthreads, double *fit)
 {
   if (n <= 0 || K <= 0) return GI_OK;
   graph G;
@@ -420,7 +518,7 @@ gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx 
 #pragma omp parallel num_threads(nt) if (nt > 1)
   {
     workspace W;
-    gi_status st = work_alloc(&W, n, ne) ? GI_ERR_NOMEM : GI_OK;
+    gi_status st = work_alloc(&W, n, ne, plane) ? GI_ERR_NOMEM : GI_OK;
 #pragma omp for schedule(dynamic, 1)
     for (gi_idx k = 0; k < K; k++) {
       gi_status all;
@@ -626,13 +724,23 @@ static gi_status solve_warm(const graph *G, const graph *In, workspace *W, regio
   memcpy(fit, f0, (size_t) n * sizeof(double));
   Q->nR = 0;
   Q->next = 0;
-  Q->ymin = Q->ymax = y0[0];
-  for (gi_idx i = 1; i < n; i++) {
-    if (y0[i] < Q->ymin) Q->ymin = y0[i];
-    if (y0[i] > Q->ymax) Q->ymax = y0[i];
+  /* one pass for the extremes of y0 and the nodes that change (listed in
+   * Q->order, which renumber() fills only later) */
+  double lo = y0[0], hi = y0[0];
+  gi_idx nc = 0, *changed = Q->order;
+  for (gi_idx i = 0; i < n; i++) {
+    double v = y0[i];
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+    changed[nc] = i;
+    nc += y[i] != v;
   }
-  for (gi_idx i = 0; i < n; i++)
-    if (y[i] != y0[i] && !Q->in[i]) add_node(G, In, y0, f0, Q, i, y[i] > y0[i] ? 1 : -1);
+  Q->ymin = lo;
+  Q->ymax = hi;
+  for (gi_idx a = 0; a < nc; a++) {
+    gi_idx i = changed[a];
+    if (!Q->in[i]) add_node(G, In, y0, f0, Q, i, y[i] > y0[i] ? 1 : -1);
+  }
   gi_status st = GI_OK;
   for (int round = 0; Q->nR > 0; round++) {
     if (round == WARM_ROUNDS) {
@@ -681,8 +789,8 @@ static gi_status solve_warm(const graph *G, const graph *In, workspace *W, regio
 
 gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_idx K,
                                 const int *from, const int *to, gi_idx ne,
-                                const double *y_prev, const double *f_prev, int nthreads,
-                                double *fit)
+                                const gi_plane *plane, const double *y_prev,
+                                const double *f_prev, int nthreads, double *fit)
 {
   if (n <= 0 || K <= 0) return GI_OK;
   /* the out-edges, and the in-edges (the edges reversed) for the warm starts */
@@ -701,7 +809,7 @@ gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_i
     workspace W;
     region Q;
     int qfail = region_alloc(&Q, n);
-    int wfail = work_alloc(&W, n, ne);
+    int wfail = work_alloc(&W, n, ne, plane);
     gi_status st = wfail ? GI_ERR_NOMEM : GI_OK;
     if (qfail) st = GI_ERR_NOMEM;
     /* thread t takes a run of consecutive problems: the first in full
@@ -738,7 +846,7 @@ gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_i
 gi_status gi_poset_fit(const double *y, const double *w, gi_idx n, const int *from,
                        const int *to, gi_idx ne, double *fit)
 {
-  return gi_poset_fit_batch(y, w, n, 1, from, to, ne, 1, fit);
+  return gi_poset_fit_batch(y, w, n, 1, from, to, ne, NULL, 1, fit);
 }
 
 /* Whether x_i <= x_j in every coordinate (x is n x d, by columns). */
@@ -759,35 +867,57 @@ typedef struct {
 
 #define COVER_RUN 64
 
+/* Appends the pair i -> j to P (room grown for a run of len points): 1
+ * when memory runs out. */
+static int add_pair(pair_run *P, gi_idx i, gi_idx j, gi_idx len)
+{
+  if (P->len == P->cap) {
+    gi_idx cap = P->cap ? 2 * P->cap : 4 * len;
+    int *f2 = realloc(P->f, (size_t) cap * sizeof(int));
+    if (f2) P->f = f2;
+    int *g2 = realloc(P->g, (size_t) cap * sizeof(int));
+    if (g2) P->g = g2;
+    if (!f2 || !g2) return 1;
+    P->cap = cap;
+  }
+  P->f[P->len] = (int) i;
+  P->g[P->len] = (int) j;
+  P->len++;
+  return 0;
+}
+
 /* The covers of lex[a0..a1) into P: 0, or 1 when memory runs out, 2 when
- * interrupted. */
-static int covers(const double *x, gi_idx n, int d, const int *lex, gi_idx a0, gi_idx a1,
-                  gi_idx *minimal, pair_run *P)
+ * interrupted. With two coordinates, z2 holds the second one in lex order. */
+static int covers(const double *x, gi_idx n, int d, const int *lex, const double *z2,
+                  gi_idx a0, gi_idx a1, gi_idx *minimal, pair_run *P)
 {
   for (gi_idx a = a0; a < a1; a++) {
     gi_idx i = lex[a], nm = 0;
     /* lex is a linear extension (the points in lexicographic order), so
      * the points above point i come after it; the first of them not above
      * another one kept so far are its covers */
-    for (gi_idx b = a + 1; b < n; b++) {
-      gi_idx j = lex[b];
-      if (!below(x, n, d, i, j)) continue;
-      int covered = 0;
-      for (gi_idx q = 0; q < nm && !covered; q++) covered = below(x, n, d, minimal[q], j);
-      if (covered) continue;
-      minimal[nm++] = j;
-      if (P->len == P->cap) {
-        gi_idx cap = P->cap ? 2 * P->cap : 4 * (a1 - a0);
-        int *f2 = realloc(P->f, (size_t) cap * sizeof(int));
-        if (f2) P->f = f2;
-        int *g2 = realloc(P->g, (size_t) cap * sizeof(int));
-        if (g2) P->g = g2;
-        if (!f2 || !g2) return 1;
-        P->cap = cap;
+    if (z2 != NULL) {
+      /* in the plane, a later point is above i when its second coordinate
+       * is not below i's, and above a cover kept so far when it is not
+       * below the smallest of theirs, lim: so a cover lies in [z2[a], lim),
+       * and none is left once lim reaches z2[a] */
+      double zi = z2[a], lim = INFINITY;
+      for (gi_idx b = a + 1; b < n && lim > zi; b++) {
+        double zj = z2[b];
+        if (zj < zi || zj >= lim) continue;
+        lim = zj;
+        if (add_pair(P, i, lex[b], a1 - a0)) return 1;
       }
-      P->f[P->len] = (int) i;
-      P->g[P->len] = (int) j;
-      P->len++;
+    } else {
+      for (gi_idx b = a + 1; b < n; b++) {
+        gi_idx j = lex[b];
+        if (!below(x, n, d, i, j)) continue;
+        int covered = 0;
+        for (gi_idx q = 0; q < nm && !covered; q++) covered = below(x, n, d, minimal[q], j);
+        if (covered) continue;
+        minimal[nm++] = j;
+        if (add_pair(P, i, j, a1 - a0)) return 1;
+      }
     }
     if (gi_interrupted((int64_t) (n - a) * d)) return 2;
   }
@@ -799,7 +929,13 @@ int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nt
 {
   gi_idx runs = (n + COVER_RUN - 1) / COVER_RUN;
   pair_run *P = calloc((size_t) runs + 1, sizeof(pair_run));
-  if (P == NULL) return 1;
+  double *z2 = d == 2 ? malloc(((size_t) n + 1) * sizeof(double)) : NULL;
+  if (P == NULL || (d == 2 && z2 == NULL)) {
+    free(P);
+    free(z2);
+    return 1;
+  }
+  for (gi_idx a = 0; a < n && z2 != NULL; a++) z2[a] = x[n + lex[a]];
   int fail = 0, nt = gi_threads_cap(nthreads);
   if ((gi_idx) nt > runs) nt = runs > 0 ? (int) runs : 1;
   /* the points early in lex have the most points above them: runs are
@@ -818,7 +954,7 @@ int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nt
       now = fail;
       if (now || minimal == NULL) continue;
       gi_idx a1 = (r + 1) * COVER_RUN < n ? (r + 1) * COVER_RUN : n;
-      int rc = covers(x, n, d, lex, r * COVER_RUN, a1, minimal, &P[r]);
+      int rc = covers(x, n, d, lex, z2, r * COVER_RUN, a1, minimal, &P[r]);
       if (rc) {
 #pragma omp critical(gi_poset_edges)
         if (fail == 0 || rc == 1) fail = rc;
@@ -845,6 +981,7 @@ int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nt
     free(P[r].g);
   }
   free(P);
+  free(z2);
   if (fail) {
     free(f);
     free(g);

@@ -190,6 +190,25 @@ test_that("the warm-started threshold sweep equals cold fits of every threshold"
   }
 })
 
+test_that("two covariates (cut as points in the plane) fit as three with a constant one", {
+  # a constant third covariate leaves the order as it is but takes the
+  # general cuts (maximum flows) instead of plane_cut.c's staircases
+  set.seed(48)
+  for (it in 1:4) {
+    n <- c(60, 400, 900, 1500)[it]
+    X <- data.frame(a = if (it %% 2) runif(n) else sample(1:6, n, TRUE),
+                    b = sample(1:(3 * it), n, TRUE))
+    y <- X$a + X$b / 4 + rnorm(n)
+    if (it == 3) y <- round(y)
+    w <- if (it %% 2 == 0) rexp(n) + 0.1
+    dec <- c(it == 4, FALSE)
+    f2 <- idr(y, X, weights = w, decreasing = dec)
+    f3 <- idr(y, cbind(X, c = 1), weights = w, decreasing = c(dec, FALSE))
+    expect_equal(idr_dense(f2), idr_dense(f3), tolerance = 1e-12, info = it)
+    expect_equal(f2$thresholds, f3$thresholds)
+  }
+})
+
 test_that("the fit is the same on 1 to 8 threads", {
   set.seed(6)
   n <- 600

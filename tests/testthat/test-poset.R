@@ -72,6 +72,64 @@ test_that("the fit on the componentwise order of points: quadprog, and KKT block
   }
 })
 
+test_that("the cuts of points in the plane give the fits of the network's cuts and quadprog", {
+  skip_if_not_installed("quadprog")
+  set.seed(79)
+  for (it in 1:120) {
+    n <- sample(c(2:14, 60, 300), 1)
+    # continuous points, and grids with ties in either coordinate
+    X <- switch(it %% 4 + 1, matrix(runif(2 * n), n), matrix(sample(0:3, 2 * n, TRUE), n),
+                cbind(sample(1:4, n, TRUE), runif(n)), matrix(sample(1:40, 2 * n, TRUE), n))
+    X <- unique(X)
+    n <- nrow(X)
+    e <- gpuiso:::comp_edges(X)
+    y <- switch(it %% 3 + 1, rnorm(n), sample(0:1, n, TRUE), round(rnorm(n)))
+    w <- if (it %% 2) rexp(n) + 0.01 else rep(1, n)
+    got <- gpuiso:::poset_fit(y, w, e$from, e$to, points = X)
+    expect_equal(got, gpuiso:::poset_fit(y, w, e$from, e$to), tolerance = 1e-12, info = it)
+    if (n <= 60 && length(e$from)) {
+      expect_equal(got, qp_fit(y, w, e$from, e$to), tolerance = 1e-8, info = it)
+    }
+    expect_true(all(got[e$from] <= got[e$to]), info = it)
+    lv <- split(seq_len(n), round(got, 10))
+    for (b in lv) expect_equal(sum(w[b] * y[b]) / sum(w[b]), got[b[1]], tolerance = 1e-10)
+  }
+})
+
+test_that("warm sequences and batches with points in the plane equal cold fits", {
+  set.seed(80)
+  for (it in 1:10) {
+    n <- sample(c(30, 200, 500), 1)
+    X <- unique(if (it %% 2) matrix(runif(2 * n), n) else matrix(sample(1:12, 2 * n, TRUE), n))
+    n <- nrow(X)
+    e <- gpuiso:::comp_edges(X)
+    # IDR-like columns: shares that switch on a few nodes at a time
+    Y <- matrix(0, n, 30)
+    for (k in 2:30) {
+      Y[, k] <- Y[, k - 1]
+      at <- sample(which(Y[, k] < 1), min(sum(Y[, k] < 1), sample(1:8, 1)))
+      Y[at, k] <- 1
+    }
+    w <- if (it %% 3 == 0) rexp(n) + 0.05 else rep(1, n)
+    cold <- gpuiso:::poset_fit(Y, w, e$from, e$to)
+    for (k in thread_counts()) {
+      for (warm in c(FALSE, TRUE)) {
+        got <- with_threads(k, gpuiso:::poset_fit(Y, w, e$from, e$to, warm = warm, points = X))
+        expect_equal(got, cold, tolerance = 1e-12, info = sprintf("%d, %d threads", it, k))
+      }
+    }
+  }
+})
+
+test_that("points in the plane that contradict the edges are refused", {
+  X <- cbind(c(1, 2, 3), c(1, 3, 2))
+  e <- gpuiso:::comp_edges(X)
+  expect_error(gpuiso:::poset_fit(c(3, 2, 1), rep(1, 3), e$from, e$to, points = -X),
+               "do not fit the edges")
+  expect_error(gpuiso:::poset_fit(c(3, 2, 1), rep(1, 3), e$from, e$to, points = X[1:2, ]),
+               "two columns, a row per node")
+})
+
 test_that("comp_edges() is the transitive reduction of the componentwise order", {
   set.seed(74)
   for (it in 1:30) {
