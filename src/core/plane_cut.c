@@ -33,7 +33,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "plane_cut.h"
+#include "plane.h"
 
 static int top_bit(uint64_t v)
 {

@@ -23,7 +23,8 @@
  * plane (IDR on two covariates), the best U is a staircase that
  * plane_cut.c finds in one pass over the set in lexicographic order
  * instead, with no network (10,000 points on two covariates, all
- * thresholds: 7.7 s -> 2.2 s on two threads). A batch of problems on one
+ * thresholds: 7.7 s -> 2.2 s on two threads), and the covering pairs come
+ * from a sweep (plane_covers.c). A batch of problems on one
  * graph (IDR's thresholds) is spread over the threads, one problem each.
  *
  * The capacities are doubles, so "zero" is relative: a residual capacity
@@ -40,7 +41,7 @@
 #include "dd.h"
 #include "gi_core.h"
 #include "gi_omp.h"
-#include "plane_cut.h"
+#include "plane.h"
 
 /* The network of one set: CSR arcs (head, residual capacity, index of the
  * reverse arc), k nodes plus the source k and the sink k + 1. */
@@ -887,37 +888,23 @@ static int add_pair(pair_run *P, gi_idx i, gi_idx j, gi_idx len)
 }
 
 /* The covers of lex[a0..a1) into P: 0, or 1 when memory runs out, 2 when
- * interrupted. With two coordinates, z2 holds the second one in lex order. */
-static int covers(const double *x, gi_idx n, int d, const int *lex, const double *z2,
-                  gi_idx a0, gi_idx a1, gi_idx *minimal, pair_run *P)
+ * interrupted. */
+static int covers(const double *x, gi_idx n, int d, const int *lex, gi_idx a0, gi_idx a1,
+                  gi_idx *minimal, pair_run *P)
 {
   for (gi_idx a = a0; a < a1; a++) {
     gi_idx i = lex[a], nm = 0;
     /* lex is a linear extension (the points in lexicographic order), so
      * the points above point i come after it; the first of them not above
      * another one kept so far are its covers */
-    if (z2 != NULL) {
-      /* in the plane, a later point is above i when its second coordinate
-       * is not below i's, and above a cover kept so far when it is not
-       * below the smallest of theirs, lim: so a cover lies in [z2[a], lim),
-       * and none is left once lim reaches z2[a] */
-      double zi = z2[a], lim = INFINITY;
-      for (gi_idx b = a + 1; b < n && lim > zi; b++) {
-        double zj = z2[b];
-        if (zj < zi || zj >= lim) continue;
-        lim = zj;
-        if (add_pair(P, i, lex[b], a1 - a0)) return 1;
-      }
-    } else {
-      for (gi_idx b = a + 1; b < n; b++) {
-        gi_idx j = lex[b];
-        if (!below(x, n, d, i, j)) continue;
-        int covered = 0;
-        for (gi_idx q = 0; q < nm && !covered; q++) covered = below(x, n, d, minimal[q], j);
-        if (covered) continue;
-        minimal[nm++] = j;
-        if (add_pair(P, i, j, a1 - a0)) return 1;
-      }
+    for (gi_idx b = a + 1; b < n; b++) {
+      gi_idx j = lex[b];
+      if (!below(x, n, d, i, j)) continue;
+      int covered = 0;
+      for (gi_idx q = 0; q < nm && !covered; q++) covered = below(x, n, d, minimal[q], j);
+      if (covered) continue;
+      minimal[nm++] = j;
+      if (add_pair(P, i, j, a1 - a0)) return 1;
     }
     if (gi_interrupted((int64_t) (n - a) * d)) return 2;
   }
@@ -927,15 +914,18 @@ static int covers(const double *x, gi_idx n, int d, const int *lex, const double
 int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nthreads,
                         int **from, int **to, gi_idx *ne)
 {
+  if (d == 2) {
+    /* in the plane, a sweep (plane_covers.c) */
+    double *z = malloc(((size_t) n + 1) * sizeof(double));
+    if (z == NULL) return 1;
+    for (gi_idx a = 0; a < n; a++) z[a] = x[n + lex[a]];
+    int rc = gi_plane_covers(z, lex, n, from, to, ne);
+    free(z);
+    return rc;
+  }
   gi_idx runs = (n + COVER_RUN - 1) / COVER_RUN;
   pair_run *P = calloc((size_t) runs + 1, sizeof(pair_run));
-  double *z2 = d == 2 ? malloc(((size_t) n + 1) * sizeof(double)) : NULL;
-  if (P == NULL || (d == 2 && z2 == NULL)) {
-    free(P);
-    free(z2);
-    return 1;
-  }
-  for (gi_idx a = 0; a < n && z2 != NULL; a++) z2[a] = x[n + lex[a]];
+  if (P == NULL) return 1;
   int fail = 0, nt = gi_threads_cap(nthreads);
   if ((gi_idx) nt > runs) nt = runs > 0 ? (int) runs : 1;
   /* the points early in lex have the most points above them: runs are
@@ -954,7 +944,7 @@ int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nt
       now = fail;
       if (now || minimal == NULL) continue;
       gi_idx a1 = (r + 1) * COVER_RUN < n ? (r + 1) * COVER_RUN : n;
-      int rc = covers(x, n, d, lex, z2, r * COVER_RUN, a1, minimal, &P[r]);
+      int rc = covers(x, n, d, lex, r * COVER_RUN, a1, minimal, &P[r]);
       if (rc) {
 #pragma omp critical(gi_poset_edges)
         if (fail == 0 || rc == 1) fail = rc;
@@ -981,7 +971,6 @@ int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nt
     free(P[r].g);
   }
   free(P);
-  free(z2);
   if (fail) {
     free(f);
     free(g);

@@ -151,6 +151,19 @@ test_that("comp_edges() is the transitive reduction of the componentwise order",
   }
 })
 
+test_that("the covering pairs of points in the plane (a sweep) are those of the general scan", {
+  # a constant third coordinate leaves the order as it is but takes the
+  # scan for any dimension
+  set.seed(81)
+  for (it in 1:16) {
+    n <- sample(c(1, 2, 3, 10, 200, 1500), 1)
+    X <- unique(switch(it %% 4 + 1, matrix(runif(2 * n), n), matrix(sample(0:4, 2 * n, TRUE), n),
+                       cbind(sample(1:3, n, TRUE), -runif(n)),
+                       cbind(runif(n), sample(c(-1, 0, 1), n, TRUE))))
+    expect_identical(gpuiso:::comp_edges(X), gpuiso:::comp_edges(cbind(X, 0)), info = it)
+  }
+})
+
 test_that("comp_edges() gives the same pairs in the same order on any threads", {
   # sizes around the runs of 64 points that the threads share out
   set.seed(76)

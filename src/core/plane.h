@@ -1,7 +1,8 @@
-/* The cut of the partitioning algorithm for the componentwise order of
- * points in the plane (plane_cut.c), used by poset.c. */
-#ifndef GPUISO_PLANE_CUT_H
-#define GPUISO_PLANE_CUT_H
+/* The componentwise order of points in the plane, for poset.c: the cut of
+ * the partitioning algorithm (plane_cut.c) and the covering pairs
+ * (plane_covers.c). */
+#ifndef GPUISO_PLANE_H
+#define GPUISO_PLANE_H
 
 #include <stdint.h>
 #include "gi_core.h"
@@ -29,5 +30,12 @@ void gi_plane_ws_free(gi_plane_ws *P);
  * (rounded) in *value and returns |U|. */
 gi_idx gi_plane_cut(gi_plane_ws *P, const int *rank, const gi_idx *v, gi_idx k,
                     const double *c, unsigned char *in_u, double *value);
+
+/* The covering pairs of n distinct points in the plane whose second
+ * coordinates, in lexicographic order, are z[0..n), lex giving the point
+ * at each position: as gi_poset_comp_edges() (the same pairs in the same
+ * order): 0, or 1 when memory runs out, 2 when interrupted. */
+int gi_plane_covers(const double *z, const int *lex, gi_idx n, int **from, int **to,
+                    gi_idx *ne);
 
 #endif
