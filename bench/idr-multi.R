@@ -10,6 +10,8 @@
 #     GPUISO_BENCH_THREADS    comma-separated thread counts (default 1,2)
 #     GPUISO_BENCH_ALL_MAX    the largest n fitted at all thresholds on two covariates (default
 #                             1e4; three covariates and ensembles: at most 1e3); above, no row
+#                             (at n = 1e5 all thresholds would store about 2e9 CDF blocks)
+#     GPUISO_BENCH_D3_MAX     the largest n of the rows on three covariates (default 1e4)
 #     GPUISO_BENCH_BATCH      levels x observations of the batch rows, comma-separated
 #                             (default 1000x1000)
 #     GPUISO_BENCH_DEVICES    engines of the batch rows, comma-separated (default cpu; gpu adds
@@ -100,6 +102,7 @@ run_case <- function(case, y, X, orders, n, all_upto) {
 
 set.seed(1)
 if ("covariates" %in% parts) for (d in 2:3) for (n in sizes) {
+  if (d == 3 && n > env_num("GPUISO_BENCH_D3_MAX", 1e4)) next
   X <- as.data.frame(matrix(stats::runif(n * d), n, d))
   y <- rowSums(X) + stats::rnorm(n)
   run_case(sprintf("%d covariates (comp)", d), y, X, c(comp = 1), n,

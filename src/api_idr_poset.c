@@ -32,8 +32,11 @@ static SEXP po_body(void *data)
   const char *names[] = {"ptr", "start", "value", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, gi_real_vector(gi_idr_po_ptr(S), (R_xlen_t) j->K + 1));
-  SET_VECTOR_ELT(out, 1, gi_int_vector(gi_idr_po_starts(S), (R_xlen_t) nb));
-  SET_VECTOR_ELT(out, 2, gi_real_vector(gi_idr_po_values(S), (R_xlen_t) nb));
+  SET_VECTOR_ELT(out, 1, Rf_allocVector(INTSXP, (R_xlen_t) nb));
+  SET_VECTOR_ELT(out, 2, Rf_allocVector(REALSXP, (R_xlen_t) nb));
+  /* straight into the R vectors, on the threads (two covariates, n = 1e4,
+   * all thresholds: 23 million blocks, a copy of 0.27 s on one thread) */
+  gi_idr_po_gather(S, INTEGER(VECTOR_ELT(out, 1)), REAL(VECTOR_ELT(out, 2)));
   UNPROTECT(1);
   return out;
 }

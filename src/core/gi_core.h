@@ -355,7 +355,7 @@ gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_i
  * or places the nodes in the plane in that order (see gi_plane). The fit of
  * each threshold is appended as blocks over the nodes in their order (as
  * gi_idr_sweep's). Begin, step until done (a step solves every threshold,
- * on nthreads threads, polling interrupts inside), read, free; the arrays
+ * on nthreads threads, polling interrupts inside), read or gather, free; the arrays
  * passed to begin must live until the end. */
 typedef struct gi_idr_po gi_idr_po;
 gi_status gi_idr_po_begin(gi_idx n, const int *node, const int *kcode, const double *w,
@@ -365,8 +365,9 @@ gi_status gi_idr_po_step(gi_idr_po *s);
 int gi_idr_po_done(const gi_idr_po *s);
 gi_idx gi_idr_po_nblocks(const gi_idr_po *s);
 const double *gi_idr_po_ptr(const gi_idr_po *s);
-const int *gi_idr_po_starts(const gi_idr_po *s);
-const double *gi_idr_po_values(const gi_idr_po *s);
+/* The blocks' starts and values into start[] and value[] (nblocks each),
+ * on the fit's threads. */
+void gi_idr_po_gather(const gi_idr_po *s, int *start, double *value);
 void gi_idr_po_free(gi_idr_po *s);
 /* Test-only: a range is split for an idle thread when k thresholds are
  * left (k >= 2; else the default); returns the previous setting. */

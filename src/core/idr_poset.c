@@ -100,9 +100,11 @@ struct gi_idr_po {
   int *ppos, *prank;
   gi_idx *koff, *obs_sorted, *nbk;
   range *r;
-  /* the result */
+  /* the result: the blocks of threshold k are src[k]'s from off[k] on */
   double *ptr;
-  blocks all;
+  blocks fix;
+  const blocks **src;
+  gi_idx *off;
 };
 
 static void blocks_free(blocks *b)
@@ -132,7 +134,9 @@ void gi_idr_po_free(gi_idr_po *s)
   free(s->r);
   free(s->W); free(s->koff); free(s->obs_sorted); free(s->nbk); free(s->ptr);
   free(s->ppos); free(s->prank);
-  blocks_free(&s->all);
+  blocks_free(&s->fix);
+  free(s->src);
+  free(s->off);
   free(s);
 }
 
@@ -242,10 +246,12 @@ gi_status gi_idr_po_begin(gi_idx n, const int *node, const int *kcode, const dou
     if (kcode[i] < K) s->obs_sorted[fill[kcode[i]]++] = i;
   free(fill);
   free(Werr);
-  s->all.cap = 1;
-  s->all.start = malloc(sizeof(int));
-  s->all.value = malloc(sizeof(double));
-  if (s->all.start == NULL || s->all.value == NULL) {
+  s->fix.cap = 1;
+  s->fix.start = malloc(sizeof(int));
+  s->fix.value = malloc(sizeof(double));
+  s->src = malloc(((size_t) K + 1) * sizeof(blocks *));
+  s->off = malloc(((size_t) K + 1) * sizeof(gi_idx));
+  if (s->fix.start == NULL || s->fix.value == NULL || s->src == NULL || s->off == NULL) {
     gi_idr_po_free(s);
     return GI_ERR_NOMEM;
   }
@@ -260,10 +266,8 @@ gi_status gi_idr_po_begin(gi_idx n, const int *node, const int *kcode, const dou
 }
 
 int gi_idr_po_done(const gi_idr_po *s) { return s->done; }
-gi_idx gi_idr_po_nblocks(const gi_idr_po *s) { return s->all.nb; }
+gi_idx gi_idr_po_nblocks(const gi_idr_po *s) { return (gi_idx) s->ptr[s->K]; }
 const double *gi_idr_po_ptr(const gi_idr_po *s) { return s->ptr; }
-const int *gi_idr_po_starts(const gi_idr_po *s) { return s->all.start; }
-const double *gi_idr_po_values(const gi_idr_po *s) { return s->all.value; }
 
 /* Room in b for `more` blocks beyond its nb; 1 when memory runs out. */
 static int blocks_reserve(blocks *b, gi_idx more)
@@ -290,6 +294,30 @@ static gi_idx emit(blocks *b, const double *v, gi_idx m)
     if (blocks_reserve(b, 1)) return -1;
     b->start[b->nb] = (int) i;
     b->value[b->nb] = v[i];
+    b->nb++;
+  }
+  return b->nb - nb0;
+}
+
+/* The solver's fit f clamped to [0, 1] and raised to the fit before,
+ * prev, where rounding left it below: into prev, and its runs appended to
+ * b as emit() does, in one pass. Returns their number, -1 when memory runs
+ * out. */
+static gi_idx clamp_emit(blocks *b, double *prev, const double *f, gi_idx m)
+{
+  gi_idx nb0 = b->nb;
+  double last = 0.0;
+  for (gi_idx i = 0; i < m; i++) {
+    double v = f[i];
+    if (!(v >= 0.0)) v = 0.0;
+    if (v > 1.0) v = 1.0;
+    if (v < prev[i]) v = prev[i];
+    prev[i] = v;
+    if (i > 0 && v == last) continue;
+    last = v;
+    if (blocks_reserve(b, 1)) return -1;
+    b->start[b->nb] = (int) i;
+    b->value[b->nb] = v;
     b->nb++;
   }
   return b->nb - nb0;
@@ -356,14 +384,10 @@ static gi_status range_run(const gi_idr_po *s, range *r, gi_idx k0, gi_idx k1, r
     if (k == K - 1) {
       for (gi_idx j = 0; j < m; j++) r->prev[j] = 1.0;
     } else if (c >= 0) {
-      const double *f = b->fit + (size_t) c * m;
-      for (gi_idx j = 0; j < m; j++) {
-        double v = f[j];
-        if (!(v >= 0.0)) v = 0.0;
-        if (v > 1.0) v = 1.0;
-        if (v < r->prev[j]) v = r->prev[j];
-        r->prev[j] = v;
-      }
+      gi_idx nb = clamp_emit(&r->out, r->prev, b->fit + (size_t) c * m, m);
+      if (nb < 0) return GI_ERR_NOMEM;
+      s->nbk[k] = nb;
+      continue;
     }
     /* unchanged: the previous fit (zero before the first switch-on) */
     gi_idx nb = emit(&r->out, r->prev, m);
@@ -395,18 +419,16 @@ static int split_range(gi_idr_po *s)
 
 /* The ranges' blocks joined in threshold order, each range's first fits
  * raised to the last fit of the range before where rounding left them
- * below it. */
+ * below it: threshold k's blocks are src[k]'s (a range, or s->fix for a
+ * raised fit) from block off[k], and ptr[k + 1] counts them all up to k.
+ * Nothing is copied here: gi_idr_po_gather() copies each threshold's
+ * blocks once, into the caller's arrays, on all the threads. */
 static gi_status join_ranges(gi_idr_po *s)
 {
-  gi_idx m = s->m, total = 0;
-  for (int t = 0; t < s->nr; t++) total += s->r[t].out.nb;
-  /* the first range's blocks stand as they are: the result starts as them */
-  blocks_free(&s->all);
-  s->all = s->r[0].out;
-  memset(&s->r[0].out, 0, sizeof(blocks));
+  gi_idx m = s->m;
   double *P = malloc(((size_t) m + 1) * sizeof(double));
   double *v = malloc(((size_t) m + 1) * sizeof(double));
-  if (!P || !v || blocks_reserve(&s->all, total - s->all.nb)) {
+  if (!P || !v) {
     free(P);
     free(v);
     return GI_ERR_NOMEM;
@@ -419,10 +441,6 @@ static gi_status join_ranges(gi_idr_po *s)
     for (gi_idx k = r->begin; k < r->end; k++) {
       gi_idx nb = s->nbk[k];
       int raised = 0;
-      if (t == 0) {
-        s->ptr[k + 1] = s->ptr[k] + (double) nb;
-        continue;
-      }
       if (fixing) {
         decode(&r->out, b0, nb, m, v);
         for (gi_idx j = 0; j < m; j++)
@@ -433,27 +451,42 @@ static gi_status join_ranges(gi_idr_po *s)
         /* a fit at or above P: so are the rest of the range */
         fixing = raised;
       }
-      if (raised ? emit(&s->all, v, m) < 0 : blocks_reserve(&s->all, nb)) {
-        st = GI_ERR_NOMEM;
-        break;
-      }
-      if (!raised) {
-        memcpy(s->all.start + s->all.nb, r->out.start + b0, (size_t) nb * sizeof(int));
-        memcpy(s->all.value + s->all.nb, r->out.value + b0, (size_t) nb * sizeof(double));
-        s->all.nb += nb;
+      if (raised) {
+        s->src[k] = &s->fix;
+        s->off[k] = s->fix.nb;
+        gi_idx nf = emit(&s->fix, v, m);
+        if (nf < 0) {
+          st = GI_ERR_NOMEM;
+          break;
+        }
+        s->nbk[k] = nf;
+      } else {
+        s->src[k] = &r->out;
+        s->off[k] = b0;
       }
       b0 += nb;
-      s->ptr[k + 1] = (double) s->all.nb;
+      s->ptr[k + 1] = s->ptr[k] + (double) s->nbk[k];
     }
-    if (st != GI_OK) break;
+    if (st != GI_OK || r->end <= r->begin) continue;
     /* the range's last fit, as joined */
-    gi_idx last = (gi_idx) s->ptr[r->end - 1];
-    decode(&s->all, last, s->all.nb - last, m, P);
-    blocks_free(&r->out);
+    gi_idx last = r->end - 1;
+    decode(s->src[last], s->off[last], s->nbk[last], m, P);
   }
   free(P);
   free(v);
   return st;
+}
+
+void gi_idr_po_gather(const gi_idr_po *s, int *start, double *value)
+{
+  int nt = s->nthreads;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) if (nt > 1)
+  for (gi_idx k = 0; k < s->K; k++) {
+    gi_idx at = (gi_idx) s->ptr[k], nb = s->nbk[k], o = s->off[k];
+    if (nb == 0) continue;
+    memcpy(start + at, s->src[k]->start + o, (size_t) nb * sizeof(int));
+    memcpy(value + at, s->src[k]->value + o, (size_t) nb * sizeof(double));
+  }
 }
 
 static int by_begin(const void *a, const void *b)

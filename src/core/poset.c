@@ -42,6 +42,9 @@
 #include "gi_core.h"
 #include "gi_omp.h"
 #include "plane.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* The network of one set: CSR arcs (head, residual capacity, index of the
  * reverse arc), k nodes plus the source k and the sink k + 1. */
@@ -728,8 +731,28 @@ static gi_status solve_warm(const graph *G, const graph *In, workspace *W, regio
   /* one pass for the extremes of y0 and the nodes that change (listed in
    * Q->order, which renumber() fills only later) */
   double lo = y0[0], hi = y0[0];
-  gi_idx nc = 0, *changed = Q->order;
-  for (gi_idx i = 0; i < n; i++) {
+  gi_idx nc = 0, *changed = Q->order, i = 0;
+#if defined(__SSE2__)
+  /* two at a time: few nodes change (the extremes only meet ==, where -0
+   * and 0 are one) */
+  __m128d vlo = _mm_set1_pd(lo), vhi = vlo;
+  for (; i + 2 <= n; i += 2) {
+    __m128d a = _mm_loadu_pd(y0 + i);
+    vlo = _mm_min_pd(vlo, a);
+    vhi = _mm_max_pd(vhi, a);
+    int ne = _mm_movemask_pd(_mm_cmpneq_pd(a, _mm_loadu_pd(y + i)));
+    if (ne != 0) {
+      if (ne & 1) changed[nc++] = i;
+      if (ne & 2) changed[nc++] = i + 1;
+    }
+  }
+  double l2[2], h2[2];
+  _mm_storeu_pd(l2, vlo);
+  _mm_storeu_pd(h2, vhi);
+  lo = l2[0] < l2[1] ? l2[0] : l2[1];
+  hi = h2[0] > h2[1] ? h2[0] : h2[1];
+#endif
+  for (; i < n; i++) {
     double v = y0[i];
     lo = v < lo ? v : lo;
     hi = v > hi ? v : hi;
