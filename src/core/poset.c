@@ -23,8 +23,8 @@
  * plane (IDR on two covariates), the best U is a staircase that
  * plane_cut.c finds in one pass over the set in lexicographic order
  * instead, with no network (10,000 points on two covariates, all
- * thresholds: 7.7 s -> 2.2 s on two threads), and the covering pairs come
- * from a sweep (plane_covers.c). A batch of problems on one
+ * thresholds: 7.7 s -> 2.2 s on two threads of the VM), and the covering
+ * pairs come from a sweep (plane_covers.c). A batch of problems on one
  * graph (IDR's thresholds) is spread over the threads, one problem each.
  *
  * The capacities are doubles, so "zero" is relative: a residual capacity
