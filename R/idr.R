@@ -91,7 +91,9 @@
 #' problem is solved exactly on the covering pairs of the order (its
 #' transitive reduction, found once) by the partitioning algorithm of
 #' Maxwell and Muckstadt (1985), a sequence of minimum cuts (by
-#' push-relabel maximum flows). From one threshold to the next only the
+#' push-relabel maximum flows; on two covariates, where the order is that
+#' of points in the plane, each cut is a staircase found in one pass over
+#' the points instead). From one threshold to the next only the
 #' observations that switch on change, so each threshold starts from the fit
 #' of the one before and re-solves only the level sets that hold them,
 #' pooling two level sets wherever an order constraint between them fails,
