@@ -413,6 +413,81 @@ static void plane_sort(workspace *W, gi_idx *perm, gi_idx k, gi_idx n, int all)
   for (gi_idx q = 0; q < k; q++) perm[q] = (gi_idx) (key[q] & 0xffffffffu);
 }
 
+/* The final sets of the warm solves of a sequence (see solve_warm()): set
+ * id of each node (-1: none), and each set's nodes in mem from start[id],
+ * len[id] of them (those whose id has changed since have left it). */
+typedef struct {
+  gi_idx *id, *mem, *start, *len;
+  gi_idx nmem, capmem, nsets, capsets, n;
+} setstore;
+
+/* Forgets every set. */
+static void sets_clear(setstore *S)
+{
+  for (gi_idx i = 0; i < S->n; i++) S->id[i] = -1;
+  S->nmem = S->nsets = 0;
+}
+
+/* The sets rebuilt from the nodes' ids (renumbered in order of first
+ * node), dropping the nodes that have left: then mem holds at most n. */
+static void sets_compact(setstore *S)
+{
+  gi_idx *map = S->start, *cnt = S->len, ns = 0; /* old id -> new id, sizes */
+  for (gi_idx a = 0; a < S->nsets; a++) map[a] = -1;
+  for (gi_idx i = 0; i < S->n; i++) {
+    gi_idx id = S->id[i];
+    if (id < 0) continue;
+    if (map[id] < 0) map[id] = ns++;
+    S->id[i] = map[id];
+  }
+  for (gi_idx a = 0; a < ns; a++) cnt[a] = 0;
+  for (gi_idx i = 0; i < S->n; i++)
+    if (S->id[i] >= 0) cnt[S->id[i]]++;
+  /* starts from the sizes, then the nodes in order */
+  gi_idx at = 0;
+  for (gi_idx a = 0; a < ns; a++) {
+    gi_idx c = cnt[a];
+    map[a] = at;
+    at += c;
+  }
+  for (gi_idx i = 0; i < S->n; i++)
+    if (S->id[i] >= 0) S->mem[map[S->id[i]]++] = i;
+  for (gi_idx a = 0; a < ns; a++) map[a] -= cnt[a];
+  S->nsets = ns;
+  S->nmem = at;
+}
+
+/* Records v[0..k) as a set; 1 when memory runs out. The store is compacted
+ * when it would grow past 8n nodes, so it stays O(n). */
+static int sets_add(setstore *S, const gi_idx *v, gi_idx k)
+{
+  if (S->nmem + k > 8 * S->n + 64) sets_compact(S);
+  if (S->nmem + k > S->capmem) {
+    gi_idx cap = 2 * S->capmem + k;
+    gi_idx *m = realloc(S->mem, (size_t) cap * sizeof(gi_idx));
+    if (m == NULL) return 1;
+    S->mem = m;
+    S->capmem = cap;
+  }
+  if (S->nsets == S->capsets) {
+    gi_idx cap = 2 * S->capsets + 64;
+    gi_idx *a = realloc(S->start, (size_t) cap * sizeof(gi_idx));
+    if (a != NULL) S->start = a;
+    gi_idx *b = realloc(S->len, (size_t) cap * sizeof(gi_idx));
+    if (b != NULL) S->len = b;
+    if (a == NULL || b == NULL) return 1;
+    S->capsets = cap;
+  }
+  gi_idx id = S->nsets++;
+  S->start[id] = S->nmem;
+  S->len[id] = k;
+  for (gi_idx q = 0; q < k; q++) {
+    S->mem[S->nmem++] = v[q];
+    S->id[v[q]] = id;
+  }
+  return 0;
+}
+
 /* One problem on graph G, on all its nodes (nodes NULL) or on the k nodes
  * listed with the edges among them (fit written there only). With label,
  * the nodes of each final set (a set of one value that does not split) get
@@ -421,7 +496,7 @@ static void plane_sort(workspace *W, gi_idx *perm, gi_idx k, gi_idx n, int all)
  * order within its parts) for plane_cut.c's cuts. */
 static gi_status solve(const graph *G, workspace *W, const double *y, const double *w,
                        const gi_idx *nodes, gi_idx k0, double *fit, gi_idx *label,
-                       gi_idx *next)
+                       gi_idx *next, setstore *S)
 {
   gi_idx n = G->n, *perm = W->perm, *tmp = W->tmp, *seg = W->seg;
   double *c = W->c;
@@ -445,6 +520,7 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
     if (k == 1) {
       fit[v[0]] = m;
       if (label) label[v[0]] = (*next)++;
+      if (S != NULL && sets_add(S, v, 1)) status = GI_ERR_NOMEM;
       continue;
     }
     double csum = 0.0;
@@ -470,6 +546,7 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
         for (gi_idx q = 0; q < k; q++) label[v[q]] = *next;
         (*next)++;
       }
+      if (S != NULL && sets_add(S, v, k)) status = GI_ERR_NOMEM;
       continue;
     }
     /* U (the upper set) after the rest, each a set of its own */
@@ -529,7 +606,8 @@ gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx 
 #pragma omp atomic read
       all = status;
       if (st != GI_OK || all != GI_OK) continue;
-      st = solve(&G, &W, y + (size_t) k * n, w, NULL, 0, fit + (size_t) k * n, NULL, NULL);
+      st = solve(&G, &W, y + (size_t) k * n, w, NULL, 0, fit + (size_t) k * n, NULL, NULL,
+                 NULL);
     }
     if (st != GI_OK) {
 #pragma omp critical(gi_poset_status)
@@ -562,12 +640,14 @@ typedef struct {
   gi_idx *lab, *parent, *map, *order, *bstart, next;
   unsigned char *dirty, *dnew;
   double ymin, ymax;
+  setstore sets;
 } region;
 
 static void region_free(region *Q)
 {
   free(Q->R); free(Q->queue); free(Q->in); free(Q->lab); free(Q->parent); free(Q->map);
   free(Q->order); free(Q->bstart); free(Q->dirty); free(Q->dnew);
+  free(Q->sets.id); free(Q->sets.mem); free(Q->sets.start); free(Q->sets.len);
 }
 
 /* 1 when memory runs out (Q then freed). */
@@ -585,9 +665,12 @@ static int region_alloc(region *Q, gi_idx n)
   Q->bstart = malloc(((size_t) n + 1) * sizeof(gi_idx));
   Q->dirty = malloc(cap);
   Q->dnew = malloc((size_t) n + 1);
+  Q->sets.id = malloc(((size_t) n + 1) * sizeof(gi_idx));
+  Q->sets.n = n;
   if (Q->R && Q->queue && Q->in && Q->lab && Q->parent && Q->map && Q->order && Q->bstart &&
-      Q->dirty && Q->dnew) {
+      Q->dirty && Q->dnew && Q->sets.id) {
     for (size_t l = 0; l < cap; l++) Q->map[l] = -1;
+    sets_clear(&Q->sets);
     return 0;
   }
   region_free(Q);
@@ -640,12 +723,19 @@ static inline int extreme(const region *Q, const double *y0, const double *f0, g
 }
 
 /* Adds node v to R as a new block, to be solved, and returns its label.
- * The block is v's level set of the previous fit f0 (the nodes joined to v
- * by edges, either way, with the same value), but a node at the bottom
- * comes alone, and when it must rise (up > 0), so must every node above it
- * at the bottom (reached by the edges): they come with it, which saves
- * growing R one edge at a time through them. The top likewise, downwards
- * (up < 0). */
+ * The block is v's set in Q->sets: the final set that held v in the last
+ * solve of the sequence that held it, or its level set of the fit the
+ * sequence started from (see sets_from_levels()). Such a set has the
+ * multipliers of its solution on its inner constraints only, and it has
+ * not changed since: a change to any of its nodes brings the whole set into
+ * R, where it is solved again and gets new sets. (Without a set, as a
+ * guard, the block is v's level set of f0, the nodes joined to v by edges,
+ * either way, with the same value: the final sets are parts of it.) But a
+ * node at the bottom comes alone, and when it must rise (up > 0), so must
+ * every node above it at the bottom (reached by the edges): they come with
+ * it, which saves growing R one edge at a time through them. The top
+ * likewise, downwards (up < 0). A set at an extreme fits its data exactly,
+ * so any part of it may stay behind. */
 static gi_idx add_node(const graph *G, const graph *In, const double *y0, const double *f0,
                        region *Q, gi_idx v, int up)
 {
@@ -653,6 +743,18 @@ static gi_idx add_node(const graph *G, const graph *In, const double *y0, const 
   int x = extreme(Q, y0, f0, v);
   region_add(Q, v, l);
   if (x != 0 && (x < 0) != (up > 0)) return l;
+  gi_idx id = Q->sets.id[v];
+  if (x == 0 && id >= 0) {
+    /* v's final set in the last solve that held it: still a set solved on
+     * its own, as no node of it has changed since (a change re-solves the
+     * whole set), and no search over the edges */
+    const setstore *S = &Q->sets;
+    for (gi_idx q = S->start[id], e = q + S->len[id]; q < e; q++) {
+      gi_idx t = S->mem[q];
+      if (S->id[t] == id && !Q->in[t]) region_add(Q, t, l);
+    }
+    return l;
+  }
   Q->queue[qt++] = v;
   while (qh < qt) {
     gi_idx u = Q->queue[qh++];
@@ -669,6 +771,36 @@ static gi_idx add_node(const graph *G, const graph *In, const double *y0, const 
     }
   }
   return l;
+}
+
+/* The level sets of f (nodes joined by edges, either way, with the same
+ * value) recorded as the sets of Q, for a sequence that starts warm from
+ * f: 1 when memory runs out. */
+static int sets_from_levels(const graph *G, const graph *In, const double *f, region *Q)
+{
+  setstore *S = &Q->sets;
+  sets_clear(S);
+  for (gi_idx v = 0; v < G->n; v++) {
+    if (S->id[v] >= 0) continue;
+    gi_idx qh = 0, qt = 0;
+    Q->queue[qt++] = v;
+    Q->in[v] = 1;
+    while (qh < qt) {
+      gi_idx u = Q->queue[qh++];
+      for (int dir = 0; dir < 2; dir++) {
+        const graph *H = dir == 0 ? G : In;
+        for (gi_idx e = H->first[u]; e < H->first[u + 1]; e++) {
+          gi_idx t = H->head[e];
+          if (Q->in[t] || !same_level(f[u], f[t])) continue;
+          Q->in[t] = 1;
+          Q->queue[qt++] = t;
+        }
+      }
+    }
+    for (gi_idx q = 0; q < qt; q++) Q->in[Q->queue[q]] = 0;
+    if (sets_add(S, Q->queue, qt)) return 1;
+  }
+  return 0;
 }
 
 /* The blocks of R numbered 0, 1, ... afresh (the labels pooled by join()
@@ -706,14 +838,14 @@ static gi_idx renumber(region *Q)
 
 /* The problem y whose previous neighbour y0 has the solution f0: fit is
  * f0 except on a region R, a union of blocks, grown from the nodes where y
- * differs from y0 with their level sets of f0 (see add_node()). Each
- * block that joins R is solved and splits into the level sets of its own
- * solution, which stand until pooled. Then where a constraint between two
- * blocks fails, the two are pooled into one block to be solved, and where
- * one between R and the rest fails, the node across it joins R with its
- * level set and is pooled with the block it fails against; until none
- * fails. That is the solution: every block, and every level set of f0
- * outside R, is a problem solved on its own, and a solution on its own
+ * differs from y0 with their sets (see add_node()). Each block that joins
+ * R is solved and splits into the level sets of its own solution, which
+ * stand until pooled. Then where a constraint between two blocks fails,
+ * the two are pooled into one block to be solved, and where one between R
+ * and the rest fails, the node across it joins R with its set and is
+ * pooled with the block it fails against; until none fails. That is the
+ * solution: every block, and every set outside R, is a problem solved on
+ * its own, and a solution on its own
  * has multipliers on its inner constraints only (none at all at an extreme
  * value: see extreme()); since the constraints between blocks hold, these
  * multipliers are those of the whole problem. A region however large
@@ -770,14 +902,15 @@ static gi_status solve_warm(const graph *G, const graph *In, workspace *W, regio
     if (round == WARM_ROUNDS) {
       for (gi_idx a = 0; a < Q->nR; a++) Q->in[Q->R[a]] = 0;
       Q->nR = 0;
-      return solve(G, W, y, w, NULL, 0, fit, NULL, NULL);
+      sets_clear(&Q->sets); /* a full solve finds them all afresh */
+      return solve(G, W, y, w, NULL, 0, fit, NULL, NULL, &Q->sets);
     }
     gi_idx B = renumber(Q);
     for (gi_idx b = 0; b < B && st == GI_OK; b++) {
       if (!Q->dirty[b]) continue;
       gi_idx l0 = Q->next;
       st = solve(G, W, y, w, Q->order + Q->bstart[b], Q->bstart[b + 1] - Q->bstart[b], fit,
-                 Q->lab, &Q->next);
+                 Q->lab, &Q->next, &Q->sets);
       for (gi_idx l = l0; l < Q->next; l++) {
         Q->parent[l] = l;
         Q->dirty[l] = 0;
@@ -850,9 +983,10 @@ gi_status gi_poset_fit_sequence(const double *y, const double *w, gi_idx n, gi_i
       if (k > k0) {
         st = solve_warm(&G, &In, &W, &Q, yk, yk - n, fk - n, w, fk);
       } else if (k == 0 && y_prev != NULL) {
-        st = solve_warm(&G, &In, &W, &Q, yk, y_prev, f_prev, w, fk);
+        st = sets_from_levels(&G, &In, f_prev, &Q) ? GI_ERR_NOMEM
+             : solve_warm(&G, &In, &W, &Q, yk, y_prev, f_prev, w, fk);
       } else {
-        st = solve(&G, &W, yk, w, NULL, 0, fk, NULL, NULL);
+        st = solve(&G, &W, yk, w, NULL, 0, fk, NULL, NULL, &Q.sets);
       }
     }
     if (st != GI_OK) {
