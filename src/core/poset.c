@@ -532,7 +532,10 @@ static gi_status solve(const graph *G, workspace *W, const double *y, const doub
     gi_idx nu;
     if (W->plane != NULL) {
       nu = gi_plane_cut(&W->P, W->plane->rank, v, k, c, side, &value);
-      if (gi_interrupted((int64_t) k)) nu = -1;
+      /* counted as the network of the set's covering pairs would be
+       * (about 8 arcs a node in the plane), so that the polls for
+       * interrupts come about as often in time */
+      if (gi_interrupted(8 * (int64_t) k)) nu = -1;
     } else {
       nu = network_cut(G, W, v, k, c, side, &value);
     }
@@ -941,6 +944,10 @@ static gi_status solve_warm(const graph *G, const graph *In, workspace *W, regio
     if (!pooled) break;
   }
   for (gi_idx a = 0; a < Q->nR; a++) Q->in[Q->R[a]] = 0;
+  /* the passes over all nodes and the region's constraints, counted as
+   * work between polls for interrupts (the cuts count their own) */
+  if (st == GI_OK && gi_interrupted((int64_t) n + 8 * (int64_t) Q->nR))
+    st = GI_ERR_INTERRUPT;
   return st;
 }
 
