@@ -26,6 +26,19 @@ typedef int64_t gi_idx;
 #define GI_ALWAYS_INLINE inline
 #endif
 
+/* The index of the highest set bit of v, which must not be zero (bitsets
+ * of idr.c and plane_cut.c). */
+static inline int gi_top_bit(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+  return 63 - __builtin_clzll(v);
+#else
+  int b = 0;
+  while (v >>= 1) b++;
+  return b;
+#endif
+}
+
 typedef enum {
   GI_OK = 0,
   GI_ERR_NOMEM = 1,       /* scratch memory could not be allocated */

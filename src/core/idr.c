@@ -95,24 +95,13 @@ static void clear_bits(uint64_t *bits, gi_idx lo, gi_idx hi)
   bits[whi] &= ~mhi;
 }
 
-static int highest_bit(uint64_t v)
-{
-#if defined(__GNUC__) || defined(__clang__)
-  return 63 - __builtin_clzll(v);
-#else
-  int b = 0;
-  while (v >>= 1) b++;
-  return b;
-#endif
-}
-
 /* The start of the block that holds p (position 0 always starts one). */
 static gi_idx block_of(const uint64_t *bits, gi_idx p)
 {
   gi_idx w = p / WORD_BITS;
   uint64_t v = bits[w] & (~(uint64_t) 0 >> (WORD_BITS - 1 - p % WORD_BITS));
   while (v == 0) v = bits[--w];
-  return w * WORD_BITS + highest_bit(v);
+  return w * WORD_BITS + gi_top_bit(v);
 }
 
 /* c1 / w1 <= c2 / w2 for exact double sums (c >= 0, w > 0): products below

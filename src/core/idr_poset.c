@@ -286,15 +286,22 @@ static int blocks_reserve(blocks *b, gi_idx more)
 
 /* Appends the runs of v[0..m) to b; returns their number, -1 when memory
  * runs out. */
+/* A block of value v starting at node i onto b: 1 when memory runs out. */
+static int append_block(blocks *b, gi_idx i, double v)
+{
+  if (blocks_reserve(b, 1)) return 1;
+  b->start[b->nb] = (int) i;
+  b->value[b->nb] = v;
+  b->nb++;
+  return 0;
+}
+
 static gi_idx emit(blocks *b, const double *v, gi_idx m)
 {
   gi_idx nb0 = b->nb;
   for (gi_idx i = 0; i < m; i++) {
     if (i > 0 && v[i] == v[i - 1]) continue;
-    if (blocks_reserve(b, 1)) return -1;
-    b->start[b->nb] = (int) i;
-    b->value[b->nb] = v[i];
-    b->nb++;
+    if (append_block(b, i, v[i])) return -1;
   }
   return b->nb - nb0;
 }
@@ -315,10 +322,7 @@ static gi_idx clamp_emit(blocks *b, double *prev, const double *f, gi_idx m)
     prev[i] = v;
     if (i > 0 && v == last) continue;
     last = v;
-    if (blocks_reserve(b, 1)) return -1;
-    b->start[b->nb] = (int) i;
-    b->value[b->nb] = v;
-    b->nb++;
+    if (append_block(b, i, v)) return -1;
   }
   return b->nb - nb0;
 }

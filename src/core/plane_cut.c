@@ -35,17 +35,6 @@
 #include <string.h>
 #include "plane.h"
 
-static int top_bit(uint64_t v)
-{
-#if defined(__GNUC__) || defined(__clang__)
-  return 63 - __builtin_clzll(v);
-#else
-  int b = 0;
-  while (v >>= 1) b++;
-  return b;
-#endif
-}
-
 void gi_plane_ws_free(gi_plane_ws *P)
 {
   free(P->step); free(P->reach); free(P->touched);
@@ -108,8 +97,8 @@ static gi_idx bit_pred(const gi_plane_ws *P, gi_idx x)
     int b = (int) (x & 63);
     uint64_t m = P->bits[l][w] & (b == 63 ? ~(uint64_t) 0 : (((uint64_t) 2 << b) - 1));
     if (m != 0) {
-      x = (w << 6) + top_bit(m);
-      for (int d = l - 1; d >= 0; d--) x = (x << 6) + top_bit(P->bits[d][x]);
+      x = (w << 6) + gi_top_bit(m);
+      for (int d = l - 1; d >= 0; d--) x = (x << 6) + gi_top_bit(P->bits[d][x]);
       return x;
     }
     x = w - 1; /* the words before w, one level up */

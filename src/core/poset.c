@@ -728,13 +728,11 @@ static inline int extreme(const region *Q, const double *y0, const double *f0, g
 /* Adds node v to R as a new block, to be solved, and returns its label.
  * The block is v's set in Q->sets: the final set that held v in the last
  * solve of the sequence that held it, or its level set of the fit the
- * sequence started from (see sets_from_levels()). Such a set has the
- * multipliers of its solution on its inner constraints only, and it has
- * not changed since: a change to any of its nodes brings the whole set into
- * R, where it is solved again and gets new sets. (Without a set, as a
- * guard, the block is v's level set of f0, the nodes joined to v by edges,
- * either way, with the same value: the final sets are parts of it.) But a
- * node at the bottom comes alone, and when it must rise (up > 0), so must
+ * sequence started from (see sets_from_levels()); every node has one,
+ * from the sequence's first problem on. Such a set has the multipliers of
+ * its solution on its inner constraints only, and it has not changed
+ * since: a change to any of its nodes brings the whole set into R, where
+ * it is solved again and gets new sets. But a node at the bottom comes alone, and when it must rise (up > 0), so must
  * every node above it at the bottom (reached by the edges): they come with
  * it, which saves growing R one edge at a time through them. The top
  * likewise, downwards (up < 0). A set at an extreme fits its data exactly,
@@ -746,31 +744,29 @@ static gi_idx add_node(const graph *G, const graph *In, const double *y0, const 
   int x = extreme(Q, y0, f0, v);
   region_add(Q, v, l);
   if (x != 0 && (x < 0) != (up > 0)) return l;
-  gi_idx id = Q->sets.id[v];
-  if (x == 0 && id >= 0) {
+  if (x == 0) {
     /* v's final set in the last solve that held it: still a set solved on
      * its own, as no node of it has changed since (a change re-solves the
      * whole set), and no search over the edges */
     const setstore *S = &Q->sets;
+    gi_idx id = S->id[v];
     for (gi_idx q = S->start[id], e = q + S->len[id]; q < e; q++) {
       gi_idx t = S->mem[q];
       if (S->id[t] == id && !Q->in[t]) region_add(Q, t, l);
     }
     return l;
   }
+  /* the nodes at v's extreme reached from it along the edges up from the
+   * bottom, or down from the top */
+  const graph *H = x < 0 ? G : In;
   Q->queue[qt++] = v;
   while (qh < qt) {
     gi_idx u = Q->queue[qh++];
-    for (int dir = 0; dir < 2; dir++) {
-      const graph *H = dir == 0 ? G : In;
-      if (x != 0 && H != (x < 0 ? G : In)) continue;
-      for (gi_idx e = H->first[u]; e < H->first[u + 1]; e++) {
-        gi_idx t = H->head[e];
-        if (Q->in[t]) continue;
-        if (x == 0 ? !same_level(f0[u], f0[t]) : extreme(Q, y0, f0, t) != x) continue;
-        region_add(Q, t, l);
-        Q->queue[qt++] = t;
-      }
+    for (gi_idx e = H->first[u]; e < H->first[u + 1]; e++) {
+      gi_idx t = H->head[e];
+      if (Q->in[t] || extreme(Q, y0, f0, t) != x) continue;
+      region_add(Q, t, l);
+      Q->queue[qt++] = t;
     }
   }
   return l;
