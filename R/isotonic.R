@@ -111,8 +111,11 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
   # One plain vector in double on the CPU, the commonest call: validated and
   # fitted in C at once (every argument checked there, see
   # ffi_isotonic_quick(): a test in R costs as much as a short fit), the full
-  # path below only when something needs preparing or is wrong.
-  fit <- .Call(ffi_isotonic_quick, y, weights, decreasing, precision, na.rm,
+  # path below only when something needs preparing or is wrong. A missing
+  # precision is passed as "double", its default's first choice, without
+  # evaluating c("double", "single") (0.16 us of a 7 us call).
+  fit <- .Call(ffi_isotonic_quick, y, weights, decreasing,
+               if (missing(precision)) "double" else precision, na.rm,
                device, groups, y_min, y_max)
   if (is.double(fit)) return(fit)
   if (!is.null(fit)) gpu_min_n() # FALSE: device "auto", an invalid option

@@ -16,7 +16,7 @@
  * What is identical. Each lane does what stack_pass() does, operation for
  * operation, on the values and weights as gi_solve_one()'s first attempt
  * scales them (by +-1 and 1): the same pooling decision (gi_pools(): the
- * cross products of the hi parts with the 2^-30 band; inside the band,
+ * cross products of the hi parts with the 2^-29 |q| band; inside the band,
  * which is rare, the lane is decided by gi_pools() itself on the same
  * operands), the same compensated sums (two_sum() of the hi parts, the lo
  * parts added in the same order, two_prod_err() for w*y), the same block
@@ -355,7 +355,7 @@ static GI_ALWAYS_INLINE void round_pair(pairv *V, lanep *x, lanep *z,
   /* gi_pools(): the hi parts' cross products; inside the band (never NaN
    * here), the exact test */
   vd p = chi * tw, q = ts * cwh, d = q - p;
-  vd tol = v_splat(0x1p-30) * (v_abs(p) + v_abs(q));
+  vd tol = v_splat(0x1p-29) * v_abs(q);
   vd pool = v_gt(d, tol);
   unsigned band = v_bits(v_le(v_abs(d), tol));
   if (__builtin_expect(band != 0, 0)) {
@@ -561,7 +561,7 @@ static GI_TARGET GI_ALWAYS_INLINE void round_quad(quadv *V, quadp *x,
   vq cwl = weighted ? V->cwl : zero;
 
   vq p = chi * tw, q = ts * cwh, d = q - p;
-  vq tol = q_splat(0x1p-30) * (q_abs(p) + q_abs(q));
+  vq tol = q_splat(0x1p-29) * q_abs(q);
   vq pool = _mm256_cmp_pd(d, tol, _CMP_GT_OQ);
   unsigned band = (unsigned) _mm256_movemask_pd(
       _mm256_cmp_pd(q_abs(d), tol, _CMP_LE_OQ));

@@ -136,11 +136,11 @@ static GI_ALWAYS_INLINE void push(double *shi, double *slo, double *whi,
  * block's sums to the upper's, hi parts by two_sum(lower, upper), lo parts
  * as upper + (lower + error). */
 static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
-                                         gi_idx n, gi_idx first, double sy,
-                                         double sw, double *shi,
-                                         workspace *ws, int fused)
+                                         const int weighted, gi_idx n,
+                                         gi_idx first, double sy, double sw,
+                                         double *shi, workspace *ws,
+                                         int fused)
 {
-  const int weighted = w != NULL;
   gi_idx k = 0, pend = -1; /* k: blocks under the top */
   /* the top block: sums th + tl of w*y and tw + twl of w, first element ta
    * (tw its length for unit weights); none until ta >= 0 */
@@ -196,6 +196,27 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
         singles = 0;
       }
     }
+    if (weighted && ta < 0) {
+      /* the first point of positive weight becomes the top */
+      for (; i < i1; i++) {
+        double wi = sw * w[i];
+        if (wi == 0.0) {
+          if (pend < 0) pend = first + i;
+          continue;
+        }
+        double v = sy * y[i];
+        th = wi * v;
+        tl = product_err(wi, v, th, fused);
+        tw = wi;
+        twl = 0.0;
+        ta = pend >= 0 ? pend : first + i;
+        pend = -1;
+        tone = 1;
+        tv = v;
+        i++;
+        break;
+      }
+    }
     for (; i < i1; i++) {
       double v = sy * y[i], chi = v, clo = 0.0, cwh = 1.0, cwl = 0.0;
       gi_idx a = first + i;
@@ -205,18 +226,20 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
           if (pend < 0) pend = first + i;
           continue;
         }
-        if (pend >= 0) a = pend;
-        pend = -1;
+        if (pend >= 0) {
+          a = pend;
+          pend = -1;
+        }
         chi = wi * v;
         clo = product_err(wi, v, chi, fused);
         cwh = wi;
       }
-      if (ta < 0 || (tone ? !(tv >= v)
-                          : !gi_pools(th, &tl, tw, weighted ? &twl : NULL,
-                                      chi, clo, cwh, cwl, &ws->overflow))) {
+      /* (a top exists: the singles loop or the loop above made one) */
+      if (tone ? !(tv >= v)
+               : !gi_pools(th, &tl, tw, weighted ? &twl : NULL, chi, clo, cwh,
+                           cwl, &ws->overflow)) {
         /* a block of its own: the top goes onto the stack */
-        if (ta >= 0)
-          push(shi, slo, whi, wlo, start, k++, weighted, th, tl, tw, twl, ta);
+        push(shi, slo, whi, wlo, start, k++, weighted, th, tl, tw, twl, ta);
         th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
         tone = weighted; tv = v;
         continue;
@@ -272,17 +295,17 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
 static gi_idx stack_pass_unit(const double *y, gi_idx n, gi_idx first,
                               double sy, double *shi, workspace *ws)
 {
-  if (sy == 1.0) return stack_pass(y, NULL, n, first, 1.0, 1.0, shi, ws, 0);
-  if (sy == -1.0) return stack_pass(y, NULL, n, first, -1.0, 1.0, shi, ws, 0);
-  return stack_pass(y, NULL, n, first, sy, 1.0, shi, ws, 0);
+  if (sy == 1.0) return stack_pass(y, NULL, 0, n, first, 1.0, 1.0, shi, ws, 0);
+  if (sy == -1.0) return stack_pass(y, NULL, 0, n, first, -1.0, 1.0, shi, ws, 0);
+  return stack_pass(y, NULL, 0, n, first, sy, 1.0, shi, ws, 0);
 }
 
 #define WEIGHTED_PASS(fused)                                                 \
   if (sw == 1.0 && sy == 1.0)                                                \
-    return stack_pass(y, w, n, first, 1.0, 1.0, shi, ws, fused);             \
+    return stack_pass(y, w, 1, n, first, 1.0, 1.0, shi, ws, fused);             \
   if (sw == 1.0 && sy == -1.0)                                               \
-    return stack_pass(y, w, n, first, -1.0, 1.0, shi, ws, fused);            \
-  return stack_pass(y, w, n, first, sy, sw, shi, ws, fused)
+    return stack_pass(y, w, 1, n, first, -1.0, 1.0, shi, ws, fused);            \
+  return stack_pass(y, w, 1, n, first, sy, sw, shi, ws, fused)
 
 #if GI_FMA_CLONE
 GI_FMA_TARGET
@@ -342,7 +365,7 @@ int gi_spread(const gi_blocks *B, double *fit, double back,
     m = m < next ? m : next;
     next = m;
     m *= back;
-    for (gi_idx i = a; i < end; i++) fit[i] = m;
+    gi_fill(fit, a, end, m);
     end = a;
   }
   if (bad) return -1;

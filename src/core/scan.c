@@ -75,11 +75,58 @@ gi_idx gi_first_invalid(const double *x, gi_idx n, int checks, int nthreads)
 /* The common case of the scan below: 1 when every y[i] is 0 or inside the
  * window and every w[i] is 0 or inside it and not negative (so nothing is
  * invalid and nothing outside); *pos is set when some w[i] is positive.
- * Two at a time where SSE2 has the comparisons as masks: compilers
- * vectorise neither this nor invalid() well, and in R a fit of 1e3
- * weighted points spent 1.8 us here against 0.8 so. */
+ * A weight needs no absolute value: w >= 2^-200 or w == 0 already fails
+ * negative weights and NaN, and when every weight passes, some w is
+ * positive exactly when some w >= 2^-200. With compare masks, two values
+ * at a time (SSE2) or four (AVX2, asked at run time): compilers vectorise
+ * neither this nor invalid() well, and in R a fit of 1e3 weighted points
+ * spent 1.8 us here against 0.8 with two at a time. */
+#if defined(__x86_64__) && !defined(_WIN32) && defined(__GNUC__) && \
+    (defined(__clang__) || __GNUC__ >= 5)
+#define GI_SCAN_AVX2 1
+#include <immintrin.h>
+__attribute__((target("avx2")))
+static int all_in_window_avx2(const double *y, const double *w, gi_idx n,
+                              int *pos)
+{
+  const __m256d hi = _mm256_set1_pd(0x1p200), lo = _mm256_set1_pd(0x1p-200),
+                zero = _mm256_setzero_pd(), sign = _mm256_set1_pd(-0.0);
+  __m256d all = _mm256_cmp_pd(zero, zero, _CMP_EQ_OQ), any = zero;
+  gi_idx i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m256d a = _mm256_andnot_pd(sign, _mm256_loadu_pd(y + i));
+    all = _mm256_and_pd(
+        all, _mm256_and_pd(_mm256_cmp_pd(a, hi, _CMP_LE_OQ),
+                           _mm256_or_pd(_mm256_cmp_pd(a, lo, _CMP_GE_OQ),
+                                        _mm256_cmp_pd(a, zero, _CMP_EQ_OQ))));
+    if (w != NULL) {
+      __m256d b = _mm256_loadu_pd(w + i), ge = _mm256_cmp_pd(b, lo, _CMP_GE_OQ);
+      all = _mm256_and_pd(
+          all, _mm256_and_pd(_mm256_cmp_pd(b, hi, _CMP_LE_OQ),
+                             _mm256_or_pd(ge, _mm256_cmp_pd(b, zero, _CMP_EQ_OQ))));
+      any = _mm256_or_pd(any, ge);
+    }
+  }
+  int ok = _mm256_movemask_pd(all) == 15, p = _mm256_movemask_pd(any) != 0;
+  for (; i < n; i++) {
+    ok &= in_window(y[i]);
+    if (w != NULL) {
+      ok &= in_window(w[i]) & (w[i] >= 0.0);
+      p |= w[i] > 0;
+    }
+  }
+  *pos |= p;
+  return ok;
+}
+#else
+#define GI_SCAN_AVX2 0
+#endif
+
 static int all_in_window(const double *y, const double *w, gi_idx n, int *pos)
 {
+#if GI_SCAN_AVX2
+  if (__builtin_cpu_supports("avx2")) return all_in_window_avx2(y, w, n, pos);
+#endif
   int ok = 1, p = 0;
   gi_idx i = 0;
 #ifdef __SSE2__
@@ -92,11 +139,10 @@ static int all_in_window(const double *y, const double *w, gi_idx n, int *pos)
                                      _mm_or_pd(_mm_cmpge_pd(a, lo),
                                                _mm_cmpeq_pd(a, zero))));
     if (w != NULL) {
-      __m128d b = _mm_loadu_pd(w + i);
+      __m128d b = _mm_loadu_pd(w + i), ge = _mm_cmpge_pd(b, lo);
       all = _mm_and_pd(all, _mm_and_pd(_mm_cmple_pd(b, hi),
-                                       _mm_or_pd(_mm_cmpge_pd(b, lo),
-                                                 _mm_cmpeq_pd(b, zero))));
-      any = _mm_or_pd(any, _mm_cmpgt_pd(b, zero));
+                                       _mm_or_pd(ge, _mm_cmpeq_pd(b, zero))));
+      any = _mm_or_pd(any, ge);
     }
   }
   ok = _mm_movemask_pd(all) == 3;

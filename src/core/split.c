@@ -320,7 +320,7 @@ static void piece_spread(const piece *q, const slots *S, double back,
     double m = S->lo[s] < next ? S->lo[s] : next;
     next = m;
     m *= back;
-    for (gi_idx i = a; i < end; i++) fit[i] = m;
+    gi_fill(fit, a, end, m);
     if (starts != NULL) starts[a] = 1;
   }
 }
