@@ -2,11 +2,13 @@
  * One problem on one thread, without R: the CPU engine's
  * gi_isotonic_batch() against monotone's C routine (Busing 2022), on the
  * data of bench/cpu.R's rows (a) noisy, (b) increasing, (c) weighted, at
- * n = 1e3 ... 1e6. Each size cycles through up to 256 different data sets
- * (4e6 points in all), so that the branch predictor cannot learn one; R's
- * timing loops repeat one data set, which a predictor partly learns at
- * small n. From n = 65536 on, each call gets a fresh output vector, as R
- * hands one. monotone's time includes what its R wrapper does in C terms:
+ * n = 1e3 ... 1e6, each call as isotonic()'s quick path makes it (the scan
+ * of gi_fit_inputs_ok(), then the pass that skips its own). Each size
+ * cycles through up to 256 different data sets (4e6 points in all), so
+ * that the branch predictor cannot learn one; R's timing loops repeat one
+ * data set, which a predictor partly learns at small n: GPUISO_BENCH_SETS=1
+ * times that (any other number of sets likewise). From n = 65536 on, each
+ * call gets a fresh output vector, as R hands one. monotone's time includes what its R wrapper does in C terms:
  * the copies of x and w (.C duplicates them) and, for unit weights, a
  * vector of ones. Prints the best of 5 rounds of 2e7 / n calls.
  *
@@ -40,6 +42,10 @@ int main(void)
       gi_idx n = (gi_idx) sizes[s], off[2] = {0, n}, bad;
       int D = (int) (4e6 / n);
       if (D > 256) D = 256;
+      if (getenv("GPUISO_BENCH_SETS") != NULL) {
+        D = atoi(getenv("GPUISO_BENCH_SETS"));
+        if (D < 1) D = 1;
+      }
       int fresh = n >= 65536;
       double *y = malloc(sizeof(double) * D * n);
       double *w = malloc(sizeof(double) * D * n);
@@ -57,8 +63,11 @@ int main(void)
         for (long k = 0; k < reps; k++) {
           gi_idx d = k % D;
           double *out = fresh ? malloc(sizeof(double) * n) : f;
-          gi_isotonic_batch(y + d * n, c == 2 ? w + d * n : NULL, off, 1, 0, 1,
-                            out, NULL, &bad);
+          const double *yd = y + d * n, *wd = c == 2 ? w + d * n : NULL;
+          int inside = 0;
+          if (!gi_fit_inputs_ok(yd, wd, n, 1, &inside)) return 1;
+          (inside ? gi_isotonic_batch_in_window : gi_isotonic_batch)(
+              yd, wd, off, 1, 0, 1, out, NULL, &bad);
           check += out[n / 2];
           if (fresh) free(out);
         }

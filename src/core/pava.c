@@ -200,7 +200,7 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       /* the first point of positive weight becomes the top */
       for (; i < i1; i++) {
         double wi = sw * w[i];
-        if (wi == 0.0) {
+        if (!(wi > 0.0)) {
           if (pend < 0) pend = first + i;
           continue;
         }
@@ -222,7 +222,9 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       gi_idx a = first + i;
       if (weighted) {
         double wi = sw * w[i];
-        if (wi == 0.0) {
+        /* weights are never negative or NaN here, so this is wi == 0,
+         * tested with one branch where == takes two (its NaN case) */
+        if (!(wi > 0.0)) {
           if (pend < 0) pend = first + i;
           continue;
         }
