@@ -297,16 +297,18 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
 static gi_idx stack_pass_unit(const double *y, gi_idx n, gi_idx first,
                               double sy, double *shi, workspace *ws)
 {
-  if (sy == 1.0) return stack_pass(y, NULL, 0, n, first, 1.0, 1.0, shi, ws, 0);
-  if (sy == -1.0) return stack_pass(y, NULL, 0, n, first, -1.0, 1.0, shi, ws, 0);
+  if (sy == 1.0)
+    return stack_pass(y, NULL, 0, n, first, 1.0, 1.0, shi, ws, 0);
+  if (sy == -1.0)
+    return stack_pass(y, NULL, 0, n, first, -1.0, 1.0, shi, ws, 0);
   return stack_pass(y, NULL, 0, n, first, sy, 1.0, shi, ws, 0);
 }
 
 #define WEIGHTED_PASS(fused)                                                 \
   if (sw == 1.0 && sy == 1.0)                                                \
-    return stack_pass(y, w, 1, n, first, 1.0, 1.0, shi, ws, fused);             \
+    return stack_pass(y, w, 1, n, first, 1.0, 1.0, shi, ws, fused);          \
   if (sw == 1.0 && sy == -1.0)                                               \
-    return stack_pass(y, w, 1, n, first, -1.0, 1.0, shi, ws, fused);            \
+    return stack_pass(y, w, 1, n, first, -1.0, 1.0, shi, ws, fused);         \
   return stack_pass(y, w, 1, n, first, sy, sw, shi, ws, fused)
 
 #if GI_FMA_CLONE

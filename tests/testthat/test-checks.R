@@ -45,6 +45,37 @@ test_that("non-finite or negative weights are errors naming `weights`", {
   expect_input_error(isotonic(m, c(1, -1)), "`weights`.*non-negative.*element 2")
 })
 
+test_that("the quick path's vector scan finds a bad or extreme value at every lane position", {
+  # isotonic() on a plain vector scans y and weights two or four values at a
+  # time (scan.c) and, where all lie in the fast passes' window, fits
+  # without rescaling; a value the scan missed would be fitted, not
+  # reported, and one outside the window fitted unscaled would overflow.
+  # groups = 1 takes the R path, whose pass scans for itself.
+  for (n in 1:11) for (j in seq_len(n)) {
+    y <- seq_len(n) / 2; w <- rep(1.5, n)
+    for (bad in list(NA, NaN, Inf, -Inf)) {
+      yb <- y; yb[j] <- bad
+      expect_input_error(isotonic(yb), sprintf("`y`.*element %d is", j))
+      wb <- w; wb[j] <- bad
+      expect_input_error(isotonic(y, wb), sprintf("`weights`.*element %d is", j))
+    }
+    wb <- w; wb[j] <- -2^-300
+    expect_input_error(isotonic(y, wb), sprintf("`weights`.*non-negative.*element %d", j))
+    # values and weights outside [2^-200, 2^200]: the same fit as the R path
+    for (big in c(1e300, 2^201, 2^-201, -1e300)) {
+      yb <- rev(y); yb[j] <- big
+      wb <- w; wb[j] <- abs(big)
+      quick <- isotonic(yb, wb)
+      expect_true(all(is.finite(quick)))
+      expect_identical(quick, isotonic(yb, wb, groups = rep(1L, n)))
+      expect_identical(isotonic(yb), isotonic(yb, groups = rep(1L, n)))
+    }
+    # weights that are all zero but one tiny positive one
+    wb <- rep(0, n); wb[j] <- 2^-300
+    expect_identical(isotonic(y, wb), isotonic(y, wb, groups = rep(1L, n)))
+  }
+})
+
 test_that("all-zero weights in a problem are errors", {
   expect_input_error(isotonic(c(1, 2), weights = c(0, 0)), "`weights`.*all.*zero")
   expect_input_error(isotonic(1, weights = 0), "`weights`.*all.*zero")
