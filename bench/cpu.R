@@ -17,6 +17,7 @@
 #     GPUISO_BENCH_COMMIT  commit label for the results (default: `git rev-parse --short HEAD` of this repo,
 #                          flagged when R/, src/ or DESCRIPTION have uncommitted changes)
 #     GPUISO_BENCH_STANDIN =1: time a stand-in (Iso::pava) instead of gpuiso (script development only)
+#     GPUISO_BENCH_WARMUP_S  seconds each method runs untimed before the first cell (default 0.3)
 # Peers: stats::isoreg, Iso::pava, fdrtool::monoreg and monotone::monotone (the latter from
 # bench/.lib, see bench/install-peers.sh). Output: a markdown table on stdout and GPUISO_BENCH_OUT.
 #
@@ -284,6 +285,25 @@ run_row <- function(case, n, y, w, est_fun, apply_fun = identity) {
   list(case = case, n = n, cells = cells)
 }
 
+## ---------------------------------------------------------------- warm-up ----
+# A fresh R process grows its heap while it first allocates: R raises its collection threshold
+# and the C library maps new pages, so the first cells timed would pay page faults that no later
+# cell pays (measured at 1e3 points: about 0.5 faults a call for whichever method came first, none
+# for any method once every one had run for 0.3 s). So every method runs untimed on the rows of
+# 1e3 points first, WARMUP_S seconds each, unweighted and weighted.
+WARMUP_S <- env_num("GPUISO_BENCH_WARMUP_S", 0.3)
+for (case in c("noisy", "weighted")) {
+  d <- gen(case, 1e3)
+  for (id in names(methods)) {
+    m <- methods[[id]]
+    if (!m$weighted && !is.null(d$w)) next
+    if (!is.null(m$threads)) set_threads(m$threads)
+    t0 <- now()
+    while (now() - t0 < WARMUP_S) m$f(d$y, d$w)
+  }
+  rm(d)
+}
+
 load_start <- load_now()
 t_start <- now()
 for (case in c("noisy", "increasing", "weighted")) {
@@ -459,7 +479,7 @@ info <- c(
 
 ## the command that made the file: the settings that change the rows
 env_set <- c("GPUISO_BENCH_MAX_N", "GPUISO_BENCH_REPS", "GPUISO_BENCH_ALL_THREADS", "GPUISO_BENCH_PEERS",
-             "GPUISO_BENCH_OUT", "GPUISO_BENCH_STANDIN")
+             "GPUISO_BENCH_OUT", "GPUISO_BENCH_STANDIN", "GPUISO_BENCH_WARMUP_S")
 env_set <- env_set[nzchar(Sys.getenv(env_set))]
 cmd <- paste(c(sprintf("%s=%s", env_set, Sys.getenv(env_set)), "Rscript bench/cpu.R"), collapse = " ")
 
@@ -476,6 +496,8 @@ md <- c(
   "",
   sprintf("Median time of one call (each repetition loops k calls to last >= 50 ms; %s repetitions at", reps_txt),
   "n = 1e3/1e5/1e6/1e7/1e8, at most ~8 s of repetitions per cell except gpuiso's at 1e8, which get all of theirs).",
+  sprintf("Before any cell, every method runs untimed on the rows of 1e3 points, %.1f s each, so that no cell pays the growth of a fresh process's heap.",
+          WARMUP_S),
   sprintf("All methods run in one R process on the same data. gpuiso: `isotonic(y, w, device = \"cpu\")` with `options(gpuiso.threads = 1, 2 or all = %d)`%s.",
           ALL_THREADS, all_note),
   "Data: (a) `seq(0, 3, length.out = n) + rnorm(n)`; (b) `seq(0, 3, length.out = n)` (strictly increasing);",
