@@ -77,7 +77,8 @@ static inline void gi_fill_singles(double *slo, gi_idx *start, gi_idx k,
  * factor 1 + 2^-29 wherever |d| = |q - p| comes near either (there |p|
  * and |q| agree to 2^-29), so the two decide alike; it scales one
  * magnitude instead of two, and on noisy data, where the pass is bound by
- * its floating-point operations, that saved a tenth of its time. The
+ * its floating-point operations, that saved 6 % (weighted) to 11 % (unit
+ * weights) of its time. The
  * vector tests of lockstep.c use the same band. Sets *overflow
  * when the full test leaves the range of doubles (then the sign of the hi
  * parts decides and the caller redoes the problem in wide.c). */

@@ -72,6 +72,20 @@ gi_idx gi_first_invalid(const double *x, gi_idx n, int checks, int nthreads)
   return first < n ? first : -1;
 }
 
+/* all_in_window() of y[i..n), w[i..n) one element at a time: the tail
+ * that the vector loops leave; *ok and *p as its result and *pos. */
+static inline void tail_in_window(const double *y, const double *w, gi_idx i,
+                                  gi_idx n, int *ok, int *p)
+{
+  for (; i < n; i++) {
+    *ok &= in_window(y[i]);
+    if (w != NULL) {
+      *ok &= in_window(w[i]) & (w[i] >= 0.0);
+      *p |= w[i] > 0;
+    }
+  }
+}
+
 /* The common case of the scan below: 1 when every y[i] is 0 or inside the
  * window and every w[i] is 0 or inside it and not negative (so nothing is
  * invalid and nothing outside); *pos is set when some w[i] is positive.
@@ -95,26 +109,21 @@ static int all_in_window_avx2(const double *y, const double *w, gi_idx n,
   gi_idx i = 0;
   for (; i + 4 <= n; i += 4) {
     __m256d a = _mm256_andnot_pd(sign, _mm256_loadu_pd(y + i));
-    all = _mm256_and_pd(
-        all, _mm256_and_pd(_mm256_cmp_pd(a, hi, _CMP_LE_OQ),
-                           _mm256_or_pd(_mm256_cmp_pd(a, lo, _CMP_GE_OQ),
-                                        _mm256_cmp_pd(a, zero, _CMP_EQ_OQ))));
+    __m256d in = _mm256_or_pd(_mm256_cmp_pd(a, lo, _CMP_GE_OQ),
+                              _mm256_cmp_pd(a, zero, _CMP_EQ_OQ));
+    in = _mm256_and_pd(_mm256_cmp_pd(a, hi, _CMP_LE_OQ), in);
+    all = _mm256_and_pd(all, in);
     if (w != NULL) {
-      __m256d b = _mm256_loadu_pd(w + i), ge = _mm256_cmp_pd(b, lo, _CMP_GE_OQ);
-      all = _mm256_and_pd(
-          all, _mm256_and_pd(_mm256_cmp_pd(b, hi, _CMP_LE_OQ),
-                             _mm256_or_pd(ge, _mm256_cmp_pd(b, zero, _CMP_EQ_OQ))));
+      __m256d b = _mm256_loadu_pd(w + i);
+      __m256d ge = _mm256_cmp_pd(b, lo, _CMP_GE_OQ);
+      in = _mm256_or_pd(ge, _mm256_cmp_pd(b, zero, _CMP_EQ_OQ));
+      in = _mm256_and_pd(_mm256_cmp_pd(b, hi, _CMP_LE_OQ), in);
+      all = _mm256_and_pd(all, in);
       any = _mm256_or_pd(any, ge);
     }
   }
   int ok = _mm256_movemask_pd(all) == 15, p = _mm256_movemask_pd(any) != 0;
-  for (; i < n; i++) {
-    ok &= in_window(y[i]);
-    if (w != NULL) {
-      ok &= in_window(w[i]) & (w[i] >= 0.0);
-      p |= w[i] > 0;
-    }
-  }
+  tail_in_window(y, w, i, n, &ok, &p);
   *pos |= p;
   return ok;
 }
@@ -148,13 +157,7 @@ static int all_in_window(const double *y, const double *w, gi_idx n, int *pos)
   ok = _mm_movemask_pd(all) == 3;
   p = _mm_movemask_pd(any) != 0;
 #endif
-  for (; i < n; i++) {
-    ok &= in_window(y[i]);
-    if (w != NULL) {
-      ok &= in_window(w[i]) & (w[i] >= 0.0);
-      p |= w[i] > 0;
-    }
-  }
+  tail_in_window(y, w, i, n, &ok, &p);
   *pos |= p;
   return ok;
 }
