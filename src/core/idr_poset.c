@@ -284,8 +284,6 @@ static int blocks_reserve(blocks *b, gi_idx more)
   return 0;
 }
 
-/* Appends the runs of v[0..m) to b; returns their number, -1 when memory
- * runs out. */
 /* A block of value v starting at node i onto b: 1 when memory runs out. */
 static int append_block(blocks *b, gi_idx i, double v)
 {
@@ -296,6 +294,8 @@ static int append_block(blocks *b, gi_idx i, double v)
   return 0;
 }
 
+/* Appends the runs of v[0..m) to b; returns their number, -1 when memory
+ * runs out. */
 static gi_idx emit(blocks *b, const double *v, gi_idx m)
 {
   gi_idx nb0 = b->nb;

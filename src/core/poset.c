@@ -732,11 +732,12 @@ static inline int extreme(const region *Q, const double *y0, const double *f0, g
  * from the sequence's first problem on. Such a set has the multipliers of
  * its solution on its inner constraints only, and it has not changed
  * since: a change to any of its nodes brings the whole set into R, where
- * it is solved again and gets new sets. But a node at the bottom comes alone, and when it must rise (up > 0), so must
- * every node above it at the bottom (reached by the edges): they come with
- * it, which saves growing R one edge at a time through them. The top
- * likewise, downwards (up < 0). A set at an extreme fits its data exactly,
- * so any part of it may stay behind. */
+ * it is solved again and gets new sets. But a node at the bottom comes
+ * alone, and when it must rise (up > 0), so must every node above it at
+ * the bottom (reached by the edges): they come with it, which saves
+ * growing R one edge at a time through them. The top likewise, downwards
+ * (up < 0). A set at an extreme fits its data exactly, so any part of it
+ * may stay behind. */
 static gi_idx add_node(const graph *G, const graph *In, const double *y0, const double *f0,
                        region *Q, gi_idx v, int up)
 {
