@@ -113,10 +113,13 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
   # ffi_isotonic_quick(): a test in R costs as much as a short fit), the full
   # path below only when something needs preparing or is wrong. A missing
   # precision is passed as "double", its default's first choice, without
-  # evaluating c("double", "single") (0.16 us of a 7 us call).
+  # evaluating c("double", "single") (0.16 us of a 7 us call); a missing
+  # device unevaluated, for C to read options(gpuiso.device) (getOption()
+  # costs 0.85 us in R).
   fit <- .Call(ffi_isotonic_quick, y, weights, decreasing,
                if (missing(precision)) "double" else precision, na.rm,
-               device, groups, y_min, y_max)
+               if (missing(device)) NULL else device, missing(device),
+               groups, y_min, y_max)
   if (is.double(fit)) return(fit)
   if (!is.null(fit)) gpu_min_n() # FALSE: device "auto", an invalid option
   call <- sys.call()

@@ -119,9 +119,12 @@ eff_threads <- function(k) {
 }
 default_threads_opt <- getOption("gpuiso.threads")
 
-has_iso <- requireNamespace("Iso", quietly = TRUE)
-has_fdrtool <- requireNamespace("fdrtool", quietly = TRUE)
+# the peers from bench/.lib (bench/install-peers.sh) or the library paths
 peer_lib <- file.path(bench_dir, ".lib")
+has_peer <- function(pkg) suppressWarnings(requireNamespace(
+  pkg, lib.loc = c(if (dir.exists(peer_lib)) peer_lib, .libPaths()), quietly = TRUE))
+has_iso <- has_peer("Iso")
+has_fdrtool <- has_peer("fdrtool")
 has_monotone <- dir.exists(peer_lib) &&
   suppressWarnings(requireNamespace("monotone", lib.loc = peer_lib, quietly = TRUE))
 

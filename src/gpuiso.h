@@ -124,8 +124,8 @@ void gi_stop_vjp_status(gi_status status, gi_idx bad);
 SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
                       SEXP want_starts, SEXP threads);
 SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing, SEXP precision,
-                        SEXP na_rm, SEXP device, SEXP groups, SEXP y_min,
-                        SEXP y_max);
+                        SEXP na_rm, SEXP device, SEXP device_missing,
+                        SEXP groups, SEXP y_min, SEXP y_max);
 SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
                       SEXP offsets, SEXP want_dw, SEXP threads);
 SEXP ffi_first_invalid(SEXP x, SEXP nonneg, SEXP single, SEXP threads);

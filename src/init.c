@@ -8,7 +8,7 @@
 
 static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_isotonic_fit, 6),
-  CALLDEF(ffi_isotonic_quick, 9),
+  CALLDEF(ffi_isotonic_quick, 10),
   CALLDEF(ffi_isotonic_vjp, 8),
   CALLDEF(ffi_first_invalid, 4),
   CALLDEF(ffi_first_weightless, 2),

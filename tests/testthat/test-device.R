@@ -57,6 +57,27 @@ test_that("device = 'cpu' and 'auto' work everywhere and agree", {
   expect_identical(with_opts(list(gpuiso.device = "cpu"), isotonic(y)), isotonic(y))
 })
 
+test_that("isotonic()'s quick path reads options(gpuiso.device) only for a missing device", {
+  # the quick path takes a missing device from the option in C; a device
+  # given as NULL is not missing, and an option with attributes is not a
+  # plain "cpu"
+  y <- c(3, 1, 2)
+  expect_error(isotonic(y, device = NULL), regexp = "`device` must be one of",
+               class = "gpuiso_error_input")
+  expect_error(with_opts(list(gpuiso.device = "cpu"), isotonic(y, device = NULL)),
+               regexp = "not NULL", class = "gpuiso_error_input")
+  expect_identical(with_opts(list(gpuiso.device = "gpu"), isotonic(y, device = "cpu")),
+                   c(2, 2, 2))
+  expect_error(with_opts(list(gpuiso.device = structure("cpu", class = "foo")), isotonic(y)),
+               regexp = "`device` must be one of", class = "gpuiso_error_input")
+  expect_error(with_opts(list(gpuiso.device = c("cpu", "gpu")), isotonic(y)),
+               regexp = "`device` must be one of", class = "gpuiso_error_input")
+  expect_error(with_opts(list(gpuiso.device = "CPU"), isotonic(y)),
+               regexp = "`device` must be one of", class = "gpuiso_error_input")
+  expect_identical(with_opts(list(gpuiso.device = "auto"), isotonic(y)), c(2, 2, 2))
+  expect_identical(with_opts(list(gpuiso.device = NULL), isotonic(y)), c(2, 2, 2))
+})
+
 test_that("gpu_info() lists the devices the CUDA runtime sees, and says why not", {
   info <- gpu_info()
   expect_s3_class(info$devices, "data.frame")
