@@ -1,0 +1,271 @@
+// The floor of a first-order GPU method for IDR's threshold problems on a
+// partial order (issue 17, point 3): how many iterations, and how long, a
+// batched method needs before its fits round to the exact ones.
+//
+//     nvcc -O3 -arch=sm_90 -o poset-fo bench/gpu/poset-fo.cu
+//     ./poset-fo FILE [max_iterations] [check_every]
+//
+// FILE from bench/gpu/poset-fo-data.R (n points, E covering pairs, K
+// thresholds, the exact fits of the CPU engine). All K problems are solved at
+// once, node-major (the K values of a node together, so that a warp reads
+// one node or edge for 32 thresholds). Two methods, each from zero:
+//
+//  - "fista": accelerated projected gradient on the dual (one multiplier per
+//    pair and threshold, lambda >= 0; the fit is y - W^-1 D^T lambda), with
+//    the diagonal step 1 / (deg_u / w_u + deg_v / w_v) per pair, which
+//    majorises D W^-1 D^T by diagonal dominance;
+//  - "pdhg": the primal-dual method of Chambolle and Pock with the diagonal
+//    preconditioning of Pock and Chambolle (2011): tau_i = 1 / deg_i,
+//    sigma = 1 / 2.
+//
+// A check copies the fit back (untimed) and rounds it: nodes joined through
+// pairs whose fits differ by at most tol form blocks, each block takes the
+// exact mean of its y; the iteration is "exact" when these means equal the
+// CPU's fit to 1e-10 at every node and threshold, for the best of several
+// tol (an oracle choice, so the counts are a lower bound for the method).
+// Iterations are timed apart, with CUDA events, on the same kernels.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cmath>
+#include <vector>
+#include <algorithm>
+#include <cuda_runtime.h>
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+  fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+struct Graph {
+  int n, E, K;
+  std::vector<int> from, to;
+  std::vector<double> w, y, exact;
+  // incident pairs of each node: index e, sign +1 (node is from) or -1
+  std::vector<int> ptr, inc;
+};
+
+static void read_input(const char *file, Graph &g)
+{
+  FILE *f = fopen(file, "rb");
+  if (!f) { perror(file); exit(1); }
+  int h[3];
+  if (fread(h, 4, 3, f) != 3) exit(1);
+  g.n = h[0]; g.E = h[1]; g.K = h[2];
+  size_t nk = (size_t) g.n * g.K;
+  g.from.resize(g.E); g.to.resize(g.E); g.w.resize(g.n); g.y.resize(nk); g.exact.resize(nk);
+  if (fread(g.from.data(), 4, g.E, f) != (size_t) g.E ||
+      fread(g.to.data(), 4, g.E, f) != (size_t) g.E ||
+      fread(g.w.data(), 8, g.n, f) != (size_t) g.n ||
+      fread(g.y.data(), 8, nk, f) != nk || fread(g.exact.data(), 8, nk, f) != nk) {
+    fprintf(stderr, "short file\n"); exit(1);
+  }
+  fclose(f);
+  std::vector<int> deg(g.n + 1, 0);
+  for (int e = 0; e < g.E; e++) { deg[g.from[e]]++; deg[g.to[e]]++; }
+  g.ptr.assign(g.n + 1, 0);
+  for (int i = 0; i < g.n; i++) g.ptr[i + 1] = g.ptr[i] + deg[i];
+  g.inc.resize(2 * (size_t) g.E);
+  std::vector<int> at(g.ptr.begin(), g.ptr.end() - 1);
+  // encoded as 2e (from) or 2e + 1 (to)
+  for (int e = 0; e < g.E; e++) { g.inc[at[g.from[e]]++] = 2 * e; g.inc[at[g.to[e]]++] = 2 * e + 1; }
+}
+
+// (D^T lam)_i = sum over pairs from i of lam - sum over pairs to i of lam
+__device__ __forceinline__ double div_at(const int *ptr, const int *inc, const double *lam,
+                                         int i, int k, int K)
+{
+  double s = 0;
+  for (int p = ptr[i]; p < ptr[i + 1]; p++) {
+    int c = inc[p];
+    double l = lam[(size_t) (c >> 1) * K + k];
+    s += (c & 1) ? -l : l;
+  }
+  return s;
+}
+
+// fista, node step: f = y - (D^T mu) / w
+__global__ void fista_nodes(int n, int K, const int *ptr, const int *inc, const double *w,
+                            const double *y, const double *mu, double *f)
+{
+  size_t t = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (size_t) n * K) return;
+  int i = (int) (t / K), k = (int) (t % K);
+  f[t] = y[t] - div_at(ptr, inc, mu, i, k, K) / w[i];
+}
+
+// fista, pair step: lam+ = max(0, mu + s_e (f_u - f_v)); mu = lam+ + beta (lam+ - lam)
+__global__ void fista_pairs(int E, int K, const int *from, const int *to, const double *step,
+                            const double *f, double *lam, double *mu, double beta)
+{
+  size_t t = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (size_t) E * K) return;
+  int e = (int) (t / K), k = (int) (t % K);
+  double g = f[(size_t) from[e] * K + k] - f[(size_t) to[e] * K + k];
+  double l = fmax(0.0, mu[t] + step[e] * g);
+  mu[t] = l + beta * (l - lam[t]);
+  lam[t] = l;
+}
+
+// pdhg, node step: f+ = (f - tau D^T lam + tau w y) / (1 + tau w); fbar = 2 f+ - f
+__global__ void pdhg_nodes(int n, int K, const int *ptr, const int *inc, const double *w,
+                           const double *y, const double *lam, double *f, double *fbar)
+{
+  size_t t = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (size_t) n * K) return;
+  int i = (int) (t / K), k = (int) (t % K);
+  int deg = ptr[i + 1] - ptr[i];
+  double tau = deg ? 1.0 / deg : 1.0, tw = tau * w[i];
+  double fn = (f[t] - tau * div_at(ptr, inc, lam, i, k, K) + tw * y[t]) / (1.0 + tw);
+  fbar[t] = 2.0 * fn - f[t];
+  f[t] = fn;
+}
+
+__global__ void pdhg_pairs(int E, int K, const int *from, const int *to, const double *fbar,
+                           double *lam)
+{
+  size_t t = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (size_t) E * K) return;
+  int e = (int) (t / K), k = (int) (t % K);
+  double g = fbar[(size_t) from[e] * K + k] - fbar[(size_t) to[e] * K + k];
+  lam[t] = fmax(0.0, lam[t] + 0.5 * g);
+}
+
+// Union-find rounding of one threshold's fit; returns the largest error of
+// the block means against the exact fit.
+static int find(std::vector<int> &p, int a)
+{
+  while (p[a] != a) { p[a] = p[p[a]]; a = p[a]; }
+  return a;
+}
+
+// Columns whose rounding misses the exact fit (by more than 1e-10 at some
+// node) for every tol, and the largest error of the best tol over columns.
+static int unrounded(const Graph &g, const std::vector<double> &f, const double *tols,
+                     int ntol, double *worst_out)
+{
+  int bad = 0;
+  double worst = 0;
+  std::vector<int> p(g.n);
+  std::vector<double> sw(g.n), swy(g.n);
+  for (int k = 0; k < g.K; k++) {
+    double best = INFINITY;
+    for (int t = 0; t < ntol && best > 1e-10; t++) {
+      for (int i = 0; i < g.n; i++) p[i] = i;
+      for (int e = 0; e < g.E; e++) {
+        int u = g.from[e], v = g.to[e];
+        if (fabs(f[(size_t) u * g.K + k] - f[(size_t) v * g.K + k]) <= tols[t]) {
+          int a = find(p, u), b = find(p, v);
+          if (a != b) p[a] = b;
+        }
+      }
+      std::fill(sw.begin(), sw.end(), 0.0);
+      std::fill(swy.begin(), swy.end(), 0.0);
+      for (int i = 0; i < g.n; i++) {
+        int r = find(p, i);
+        sw[r] += g.w[i];
+        swy[r] += g.w[i] * g.y[(size_t) i * g.K + k];
+      }
+      double err = 0;
+      for (int i = 0; i < g.n; i++) {
+        int r = find(p, i);
+        err = std::max(err, fabs(swy[r] / sw[r] - g.exact[(size_t) i * g.K + k]));
+      }
+      best = std::min(best, err);
+    }
+    if (best > 1e-10) bad++;
+    worst = std::max(worst, best);
+  }
+  *worst_out = worst;
+  return bad;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) { fprintf(stderr, "usage: poset-fo FILE [max_it] [check_every]\n"); return 2; }
+  Graph g;
+  read_input(argv[1], g);
+  int max_it = argc > 2 ? atoi(argv[2]) : 20000, every = argc > 3 ? atoi(argv[3]) : 250;
+  size_t nk = (size_t) g.n * g.K, ek = (size_t) g.E * g.K;
+  int maxdeg = 0;
+  for (int i = 0; i < g.n; i++) maxdeg = std::max(maxdeg, g.ptr[i + 1] - g.ptr[i]);
+  printf("n = %d, E = %d, K = %d, max degree %d\n", g.n, g.E, g.K, maxdeg);
+
+  std::vector<double> step(g.E);
+  for (int e = 0; e < g.E; e++) {
+    int u = g.from[e], v = g.to[e];
+    step[e] = 1.0 / ((g.ptr[u + 1] - g.ptr[u]) / g.w[u] + (g.ptr[v + 1] - g.ptr[v]) / g.w[v]);
+  }
+  int *d_from, *d_to, *d_ptr, *d_inc;
+  double *d_w, *d_y, *d_f, *d_g, *d_lam, *d_mu, *d_step;
+  CK(cudaMalloc(&d_from, 4 * (size_t) g.E)); CK(cudaMalloc(&d_to, 4 * (size_t) g.E));
+  CK(cudaMalloc(&d_ptr, 4 * (size_t) (g.n + 1))); CK(cudaMalloc(&d_inc, 8 * (size_t) g.E));
+  CK(cudaMalloc(&d_w, 8 * (size_t) g.n)); CK(cudaMalloc(&d_step, 8 * (size_t) g.E));
+  CK(cudaMalloc(&d_y, 8 * nk)); CK(cudaMalloc(&d_f, 8 * nk)); CK(cudaMalloc(&d_g, 8 * nk));
+  CK(cudaMalloc(&d_lam, 8 * ek)); CK(cudaMalloc(&d_mu, 8 * ek));
+  CK(cudaMemcpy(d_from, g.from.data(), 4 * (size_t) g.E, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_to, g.to.data(), 4 * (size_t) g.E, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_ptr, g.ptr.data(), 4 * (size_t) (g.n + 1), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_inc, g.inc.data(), 8 * (size_t) g.E, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_w, g.w.data(), 8 * (size_t) g.n, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_step, step.data(), 8 * (size_t) g.E, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_y, g.y.data(), 8 * nk, cudaMemcpyHostToDevice));
+  const int B = 256;
+  unsigned gn = (unsigned) ((nk + B - 1) / B), ge = (unsigned) ((ek + B - 1) / B);
+  const double tols[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9};
+  std::vector<double> f(nk);
+  cudaEvent_t t0, t1;
+  CK(cudaEventCreate(&t0)); CK(cudaEventCreate(&t1));
+
+  for (int method = 0; method < 2; method++) {
+    const char *name = method ? "pdhg" : "fista";
+    // timing: 200 iterations from zero
+    for (int pass = 0; pass < 2; pass++) {
+      CK(cudaMemset(d_lam, 0, 8 * ek)); CK(cudaMemset(d_mu, 0, 8 * ek));
+      CK(cudaMemcpy(d_f, d_y, 8 * nk, cudaMemcpyDeviceToDevice));
+      CK(cudaEventRecord(t0));
+      for (int it = 0; it < 200; it++) {
+        if (method == 0) {
+          fista_nodes<<<gn, B>>>(g.n, g.K, d_ptr, d_inc, d_w, d_y, d_mu, d_f);
+          fista_pairs<<<ge, B>>>(g.E, g.K, d_from, d_to, d_step, d_f, d_lam, d_mu, 0.5);
+        } else {
+          pdhg_nodes<<<gn, B>>>(g.n, g.K, d_ptr, d_inc, d_w, d_y, d_lam, d_f, d_g);
+          pdhg_pairs<<<ge, B>>>(g.E, g.K, d_from, d_to, d_g, d_lam);
+        }
+      }
+      CK(cudaEventRecord(t1)); CK(cudaEventSynchronize(t1));
+      float ms; CK(cudaEventElapsedTime(&ms, t0, t1));
+      if (pass) printf("%s: %.2f us per iteration (all %d thresholds)\n", name, 1000.0 * ms / 200, g.K);
+    }
+    // convergence
+    CK(cudaMemset(d_lam, 0, 8 * ek)); CK(cudaMemset(d_mu, 0, 8 * ek));
+    CK(cudaMemcpy(d_f, d_y, 8 * nk, cudaMemcpyDeviceToDevice));
+    double tk = 1.0;
+    int found = -1;
+    for (int it = 1; it <= max_it; it++) {
+      if (method == 0) {
+        double tn = 0.5 * (1.0 + sqrt(1.0 + 4.0 * tk * tk)), beta = (tk - 1.0) / tn;
+        tk = tn;
+        fista_nodes<<<gn, B>>>(g.n, g.K, d_ptr, d_inc, d_w, d_y, d_mu, d_f);
+        fista_pairs<<<ge, B>>>(g.E, g.K, d_from, d_to, d_step, d_f, d_lam, d_mu, beta);
+      } else {
+        pdhg_nodes<<<gn, B>>>(g.n, g.K, d_ptr, d_inc, d_w, d_y, d_lam, d_f, d_g);
+        pdhg_pairs<<<ge, B>>>(g.E, g.K, d_from, d_to, d_g, d_lam);
+      }
+      if (it % every == 0 || it == max_it) {
+        if (method == 0)  // the fit of lam itself, not of the extrapolated mu
+          fista_nodes<<<gn, B>>>(g.n, g.K, d_ptr, d_inc, d_w, d_y, d_lam, d_g);
+        CK(cudaMemcpy(f.data(), method == 0 ? d_g : d_f, 8 * nk, cudaMemcpyDeviceToHost));
+        double dmax = 0;
+        for (size_t t = 0; t < nk; t++) dmax = std::max(dmax, fabs(f[t] - g.exact[t]));
+        double worst;
+        int bad = unrounded(g, f, tols, (int) (sizeof tols / sizeof tols[0]), &worst);
+        printf("%s it %6d: max |f - exact| %.3e; columns not rounded to the exact fit %d of %d"
+               " (largest error %.1e)\n", name, it, dmax, bad, g.K, worst);
+        fflush(stdout);
+        if (bad == 0) { found = it; break; }
+      }
+    }
+    printf("%s: exact after rounding at iteration %d%s\n", name, found,
+           found < 0 ? " (not reached)" : "");
+  }
+  return 0;
+}
