@@ -3,7 +3,9 @@
 // batched method needs before its fits round to the exact ones.
 //
 //     nvcc -O3 -arch=sm_90 -o poset-fo bench/gpu/poset-fo.cu
-//     ./poset-fo FILE [max_iterations] [check_every]
+//     ./poset-fo [--cpu] FILE [max_iterations] [check_every]
+//
+// (--cpu: fista on the host, for checking without a GPU; small problems.)
 //
 // FILE from bench/gpu/poset-fo-data.R (n points, E covering pairs, K
 // thresholds, the exact fits of the CPU engine). All K problems are solved at
@@ -18,11 +20,12 @@
 //    preconditioning of Pock and Chambolle (2011): tau_i = 1 / deg_i,
 //    sigma = 1 / 2.
 //
-// A check copies the fit back (untimed) and rounds it: nodes joined through
-// pairs whose fits differ by at most tol form blocks, each block takes the
-// exact mean of its y; the iteration is "exact" when these means equal the
-// CPU's fit to 1e-10 at every node and threshold, for the best of several
-// tol (an oracle choice, so the counts are a lower bound for the method).
+// A check copies the fit and the multipliers back (untimed) and rounds the
+// fit: nodes joined through pairs whose fits differ by at most tol form
+// blocks, each block takes the exact mean of its y. It counts the
+// thresholds whose rounding equals the CPU's fit to 1e-10 for some tol (an
+// oracle choice), and those that proved() shows exact by the KKT conditions
+// without the answer; the run stops when every threshold is proved.
 // Iterations are timed apart, with CUDA events, on the same kernels.
 #include <cstdio>
 #include <cstdlib>
@@ -129,8 +132,7 @@ __global__ void pdhg_pairs(int E, int K, const int *from, const int *to, const d
   lam[t] = fmax(0.0, lam[t] + 0.5 * g);
 }
 
-// Union-find rounding of one threshold's fit; returns the largest error of
-// the block means against the exact fit.
+// The root of a in the union-find forest p, with path halving.
 static int find(std::vector<int> &p, int a)
 {
   while (p[a] != a) { p[a] = p[p[a]]; a = p[a]; }
