@@ -86,13 +86,20 @@ SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
   return out;
 }
 
+/* options(name), its symbol installed once in *sym (the quick path reads
+ * options on every call). */
+static SEXP option(SEXP *sym, const char *name)
+{
+  if (*sym == NULL) *sym = Rf_install(name);
+  return Rf_GetOption1(*sym);
+}
+
 /* options(gpuiso.threads) when it is a positive whole number, else 0 (the
  * R layer then says what is wrong with it). */
 static int option_threads(void)
 {
   static SEXP sym = NULL;
-  if (sym == NULL) sym = Rf_install("gpuiso.threads");
-  SEXP t = Rf_GetOption1(sym);
+  SEXP t = option(&sym, "gpuiso.threads");
   if (Rf_isNull(t)) return 2;
   if (Rf_xlength(t) != 1 || (TYPEOF(t) != INTSXP && TYPEOF(t) != REALSXP))
     return 0;
@@ -138,8 +145,7 @@ static int is_double_precision(SEXP p)
 static int below_gpu_min_n(R_xlen_t n)
 {
   static SEXP sym = NULL;
-  if (sym == NULL) sym = Rf_install("gpuiso.gpu_min_n");
-  SEXP m = Rf_GetOption1(sym);
+  SEXP m = option(&sym, "gpuiso.gpu_min_n");
   double v;
   if (Rf_isNull(m)) {
     v = 16384.0;
@@ -192,8 +198,7 @@ SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing, SEXP precision,
   int is_auto = 0;
   if (Rf_asLogical(device_missing) == TRUE) {
     static SEXP sym = NULL;
-    if (sym == NULL) sym = Rf_install("gpuiso.device");
-    device = Rf_GetOption1(sym);
+    device = option(&sym, "gpuiso.device");
     if (has_attributes(device)) return R_NilValue;
     is_auto = Rf_isNull(device); /* the option unset: the default "auto" */
   }

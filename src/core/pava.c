@@ -118,9 +118,10 @@ static GI_ALWAYS_INLINE void push(double *shi, double *slo, double *whi,
 
 /* The stack pass over y (scaled by sy; weights by sw, w NULL for unit
  * weights, and `weighted` w != NULL as a constant, so that each build of
- * the pass tests for weights nowhere), with the hi parts of the block sums in shi[] and block starts
- * counted from `first`. The stack must have room for n blocks (the
- * callers reserve it, so that no push has to check). Returns the number
+ * the pass tests for weights nowhere), with the hi parts of the block
+ * sums in shi[] and block starts counted from `first`. The stack must
+ * have room for n blocks (the callers reserve it, so that no push has to
+ * check). Returns the number
  * of blocks (0 when every weight is zero), -1 when it has less room, -2
  * when interrupted. Sets ws->singles (see gi_stack), and
  * ws->outside if an element lies outside the window of dd.h (the result

@@ -78,10 +78,10 @@ static inline void gi_fill_singles(double *slo, gi_idx *start, gi_idx k,
  * and |q| agree to 2^-29), so the two decide alike; it scales one
  * magnitude instead of two, and on noisy data, where the pass is bound by
  * its floating-point operations, that saved 6 % (weighted) to 11 % (unit
- * weights) of its time. The
- * vector tests of lockstep.c use the same band. Sets *overflow
- * when the full test leaves the range of doubles (then the sign of the hi
- * parts decides and the caller redoes the problem in wide.c). */
+ * weights) of its time. The vector tests of lockstep.c use the same
+ * band. Sets *overflow when the full test leaves the range of doubles
+ * (then the sign of the hi parts decides and the caller redoes the
+ * problem in wide.c). */
 static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
                                      const double *twl, double chi,
                                      double clo, double cwh, double cwl,
