@@ -242,13 +242,13 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       }
     }
     for (; i < i1; i++) {
-      /* shi is most often a fresh result (the fit, see gi_solve_one()),
-       * which the spread then writes whole: its stores waited on each
-       * cache line, a seventh of a weighted fit of 10^3 points in R. Asked
-       * for 64 elements ahead, the lines arrive while the pass works
-       * (6.9 -> 5.8 us there; neutral from 10^6 on and in split.c's
-       * pieces, where shi is scratch). Unconditional: a flag or a mask
-       * held in a register cost the pass 6 % at 10^5 points. */
+      /* shi is the fit (here and in split.c's pieces), most often a
+       * fresh result, which the spread then writes whole: its stores
+       * waited on each cache line, a seventh of a weighted fit of 10^3
+       * points in R. Asked for 64 elements ahead, the lines arrive while
+       * the pass works (6.9 -> 5.8 us there; neutral at 10^6 and 10^7
+       * points, on one thread and on two). Unconditional: a flag or a
+       * mask held in a register cost the pass 6 % at 10^5 points. */
       GI_PREFETCH_WRITE(shi + i + 64);
       double v = sy * y[i], chi = v, clo = 0.0, cwh = 1.0, cwl = 0.0;
       gi_idx a = first + i;
