@@ -352,10 +352,12 @@ static GI_ALWAYS_INLINE void round_pair(pairv *V, lanep *x, lanep *z,
   vd chi = V->chi, clo = V->clo, cwh = V->cwh, ts = V->ts, tw = V->tw;
   vd cwl = weighted ? V->cwl : zero;
 
-  /* gi_pools(): the hi parts' cross products; inside the band (never NaN
-   * here), the exact test */
+  /* gi_pools(): the hi parts' cross products, gi_pools_band()'s band (in
+   * the same order of operations); inside it (never NaN here), the exact test */
   vd p = chi * tw, q = ts * cwh, d = q - p;
-  vd tol = v_splat(0x1p-29) * v_abs(q);
+  vd lw = v_abs(lo1) * cwh + v_abs(clo) * tw;
+  if (weighted) lw = lw + (v_abs(ts * cwl) + v_abs(chi * lw1));
+  vd tol = v_splat(0x1p-29) * v_abs(q) + v_splat(2.0) * lw;
   vd pool = v_gt(d, tol);
   unsigned band = v_bits(v_le(v_abs(d), tol));
   if (__builtin_expect(band != 0, 0)) {
@@ -561,7 +563,9 @@ static GI_TARGET GI_ALWAYS_INLINE void round_quad(quadv *V, quadp *x,
   vq cwl = weighted ? V->cwl : zero;
 
   vq p = chi * tw, q = ts * cwh, d = q - p;
-  vq tol = q_splat(0x1p-29) * q_abs(q);
+  vq lw = q_abs(lo1) * cwh + q_abs(clo) * tw;
+  if (weighted) lw = lw + (q_abs(ts * cwl) + q_abs(chi * lw1));
+  vq tol = q_splat(0x1p-29) * q_abs(q) + q_splat(2.0) * lw;
   vq pool = _mm256_cmp_pd(d, tol, _CMP_GT_OQ);
   unsigned band = (unsigned) _mm256_movemask_pd(
       _mm256_cmp_pd(q_abs(d), tol, _CMP_LE_OQ));

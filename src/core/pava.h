@@ -70,25 +70,34 @@ static inline void gi_fill_singles(double *slo, gi_idx *start, gi_idx k,
  * tw + *twl of w; twl NULL for unit weights) pool with the block above it
  * (chi + clo, cwh + cwl), that is, is its mean >= the upper one's? Decided
  * by the cross products of the hi parts, p = chi tw and q = ts cwh, unless
- * they differ by at most 2^-29 |q|: the lo parts are below 2^-30 of the
- * hi parts unless a block's sum nearly cancels, so closer calls go to the
- * full sums (gi_sums_geq(), which reads the lo parts only then). That band
- * is 2^-30 (|p| + |q|), the band the sums' error asks for, to within a
- * factor 1 + 2^-29 wherever |d| = |q - p| comes near either (there |p|
- * and |q| agree to 2^-29), so the two decide alike; it scales one
- * magnitude instead of two, and on noisy data, where the pass is bound by
- * its floating-point operations, that saved 6 % (weighted) to 11 % (unit
- * weights) of its time. The vector tests of lockstep.c use the same
- * band. Sets *overflow when the full test leaves the range of doubles
- * (then the sign of the hi parts decides and the caller redoes the
- * problem in wide.c). */
+ * d = q - p lies within a band that bounds what the lo parts and the
+ * rounding can move it by: then by the full sums (gi_sums_geq()). The
+ * band is gi_pools_band(): 2^-29 |q| for the rounding (which asks for
+ * about 2^-52 (|p| + |q|), and |p| and |q| agree to 2^-29 near the band),
+ * plus twice the lo parts' own terms, |tl| cwh + |clo| tw (+ |ts cwl| +
+ * |chi twl| weighted), which d leaves out. The lo parts are mostly below
+ * 2^-50 of their hi parts, so the second term rarely matters; it does
+ * where a block's sum cancelled (1e16, 1, -1e16 leave hi 0 and lo 1),
+ * which a band of 2^-29 |q| alone, used before, decided wrongly. The
+ * vector tests of lockstep.c compute the same band. Sets *overflow when
+ * the full test leaves the range of doubles (then the sign of the hi parts
+ * decides and the caller redoes the problem in wide.c). */
+static GI_ALWAYS_INLINE double gi_pools_band(double q, double tl, double clo,
+                                             double cwh, double tw,
+                                             double lo_w)
+{
+  return 0x1p-29 * fabs(q) + 2.0 * (fabs(tl) * cwh + fabs(clo) * tw + lo_w);
+}
+
 static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
                                      const double *twl, double chi,
                                      double clo, double cwh, double cwl,
                                      int *overflow)
 {
   double p = chi * tw, q = ts * cwh, d = q - p;
-  double tol = 0x1p-29 * fabs(q);
+  double tol = gi_pools_band(
+      q, *tl, clo, cwh, tw,
+      twl != NULL ? fabs(ts * cwl) + fabs(chi * *twl) : 0.0);
   /* the side first, which waits on one product, then (nearly always
    * true, so predicted) whether it is clear of the band */
   if (q < p) {
