@@ -353,7 +353,8 @@ static GI_ALWAYS_INLINE void round_pair(pairv *V, lanep *x, lanep *z,
   vd cwl = weighted ? V->cwl : zero;
 
   /* gi_pools(): the hi parts' cross products, gi_pools_band()'s band (in
-   * the same order of operations); inside it (never NaN here), the exact test */
+   * the same order of operations); inside it (never NaN here), the exact
+   * test */
   vd p = chi * tw, q = ts * cwh, d = q - p;
   vd lw = v_abs(lo1) * cwh + v_abs(clo) * tw;
   if (weighted) lw = lw + (v_abs(ts * cwl) + v_abs(chi * lw1));
