@@ -6,12 +6,13 @@
 
 cancel <- c(1e16, 1, -1e16)
 
-test_that("a value below a cancelled block's mean pools with it, on every CPU path", {
+test_that("a value below a cancelled block's mean pools with it (CPU paths)", {
   for (v in c(0.2, 0.25, -3)) {
     y <- c(cancel, v)
     want <- rep((1 + v) / 4, 4) # the exact mean, 1 + v and / 4 exact here
     expect_equal(isotonic(y, device = "cpu"), want, tolerance = 1e-15)
-    expect_equal(isotonic(y, rep(2, 4), device = "cpu"), want, tolerance = 1e-15)
+    expect_equal(isotonic(y, rep(2, 4), device = "cpu"), want,
+                 tolerance = 1e-15)
     # decreasing: the mirror
     expect_equal(isotonic(-y, decreasing = TRUE, device = "cpu"), -want,
                  tolerance = 1e-15)
@@ -27,7 +28,7 @@ test_that("a value below a cancelled block's mean pools with it, on every CPU pa
                tolerance = 1e-15)
 })
 
-test_that("a cancelled block in a long problem pools alike on 1 and 2 threads", {
+test_that("a cancelled block in a long problem pools, on 1 and 2 threads", {
   skip_on_cran()
   old <- options(gpuiso.threads = 1)
   on.exit(options(old))
