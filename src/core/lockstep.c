@@ -288,6 +288,14 @@ typedef struct {
   int ovf;
 } lanep;
 
+/* gi_keep_small() on each of `lanes` lanes of a merge's sums, in memory:
+ * the lanes where it renormalises are rare, so the vector code tests for
+ * them and comes here only then. */
+static GI_NOINLINE void keep_small_lanes(double *hi, double *lo, int lanes)
+{
+  for (int h = 0; h < lanes; h++) gi_keep_small(&hi[h], &lo[h]);
+}
+
 /* The lanes of band (bit h: lane h) decided by gi_pools() on the operands
  * that stack_pass() gives it: the decisions of both lanes (pool's bits
  * with those replaced) in bits 0 and 1, the lanes whose test overflowed
@@ -352,13 +360,10 @@ static GI_ALWAYS_INLINE void round_pair(pairv *V, lanep *x, lanep *z,
   vd chi = V->chi, clo = V->clo, cwh = V->cwh, ts = V->ts, tw = V->tw;
   vd cwl = weighted ? V->cwl : zero;
 
-  /* gi_pools(): the hi parts' cross products, gi_pools_band()'s band (in
-   * the same order of operations); inside it (never NaN here), the exact
-   * test */
+  /* gi_pools(): the hi parts' cross products; inside the band (never NaN
+   * here), the exact test */
   vd p = chi * tw, q = ts * cwh, d = q - p;
-  vd lw = v_abs(lo1) * cwh + v_abs(clo) * tw;
-  if (weighted) lw = lw + (v_abs(ts * cwl) + v_abs(chi * lw1));
-  vd tol = v_splat(0x1p-29) * v_abs(q) + v_splat(2.0) * lw;
+  vd tol = v_splat(0x1p-29) * v_abs(q);
   vd pool = v_gt(d, tol);
   unsigned band = v_bits(v_le(v_abs(d), tol));
   if (__builtin_expect(band != 0, 0)) {
@@ -373,12 +378,18 @@ static GI_ALWAYS_INLINE void round_pair(pairv *V, lanep *x, lanep *z,
   /* pooled: two_sum(ts, chi), the lo parts as stack_pass() adds them */
   vd t = ts + chi, tb = t - ts, e = (ts - (t - tb)) + (chi - tb);
   vd mlo = clo + (lo1 + e);
+  if (__builtin_expect(
+          v_bits(v_gt(v_abs(mlo), v_splat(0x1p-32) * v_abs(t))) != 0, 0))
+    keep_small_lanes((double *) &t, (double *) &mlo, 2);
   /* pushed: the block goes into slot k */
   s0[0] = chi[0]; s1[0] = chi[1];
   s0[1] = clo[0]; s1[1] = clo[1];
   if (weighted) {
     vd u = tw + cwh, ub = u - tw, e2 = (tw - (u - ub)) + (cwh - ub);
     vd mwl = cwl + (lw1 + e2);
+    if (__builtin_expect(
+            v_bits(v_gt(v_abs(mwl), v_splat(0x1p-32) * v_abs(u))) != 0, 0))
+      keep_small_lanes((double *) &u, (double *) &mwl, 2);
     s0[2] = V->a[0]; s1[2] = V->a[1];
     s0[3] = cwh[0]; s1[3] = cwh[1];
     s0[4] = cwl[0]; s1[4] = cwl[1];
@@ -564,9 +575,7 @@ static GI_TARGET GI_ALWAYS_INLINE void round_quad(quadv *V, quadp *x,
   vq cwl = weighted ? V->cwl : zero;
 
   vq p = chi * tw, q = ts * cwh, d = q - p;
-  vq lw = q_abs(lo1) * cwh + q_abs(clo) * tw;
-  if (weighted) lw = lw + (q_abs(ts * cwl) + q_abs(chi * lw1));
-  vq tol = q_splat(0x1p-29) * q_abs(q) + q_splat(2.0) * lw;
+  vq tol = q_splat(0x1p-29) * q_abs(q);
   vq pool = _mm256_cmp_pd(d, tol, _CMP_GT_OQ);
   unsigned band = (unsigned) _mm256_movemask_pd(
       _mm256_cmp_pd(q_abs(d), tol, _CMP_LE_OQ));
@@ -586,6 +595,10 @@ static GI_TARGET GI_ALWAYS_INLINE void round_quad(quadv *V, quadp *x,
 
   vq t = ts + chi, tb = t - ts, e = (ts - (t - tb)) + (chi - tb);
   vq mlo = clo + (lo1 + e);
+  if (__builtin_expect(_mm256_movemask_pd(_mm256_cmp_pd(
+                           q_abs(mlo), q_splat(0x1p-32) * q_abs(t),
+                           _CMP_GT_OQ)) != 0, 0))
+    keep_small_lanes((double *) &t, (double *) &mlo, 4);
 #define PUT(f, v) \
   (s0[f] = (v)[0], s1[f] = (v)[1], s2[f] = (v)[2], s3[f] = (v)[3])
   PUT(0, chi);
@@ -593,6 +606,10 @@ static GI_TARGET GI_ALWAYS_INLINE void round_quad(quadv *V, quadp *x,
   if (weighted) {
     vq u = tw + cwh, ub = u - tw, e2 = (tw - (u - ub)) + (cwh - ub);
     vq mwl = cwl + (lw1 + e2);
+    if (__builtin_expect(_mm256_movemask_pd(_mm256_cmp_pd(
+                             q_abs(mwl), q_splat(0x1p-32) * q_abs(u),
+                             _CMP_GT_OQ)) != 0, 0))
+      keep_small_lanes((double *) &u, (double *) &mwl, 4);
     PUT(2, V->a);
     PUT(3, cwh);
     PUT(4, cwl);

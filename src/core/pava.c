@@ -284,10 +284,12 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       double e;
       two_sum(th, chi, &chi, &e);
       clo += tl + e;
+      gi_keep_small(&chi, &clo);
       a = ta;
       if (weighted) {
         two_sum(tw, cwh, &cwh, &e);
         cwl += twl + e;
+        gi_keep_small(&cwh, &cwl);
       } else {
         cwh = (double) (first + i + 1 - a);
       }
@@ -299,10 +301,12 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
         --k;
         two_sum(shi[k], chi, &chi, &e);
         clo += slo[k] + e;
+        gi_keep_small(&chi, &clo);
         a = start[k];
         if (weighted) {
           two_sum(whi[k], cwh, &cwh, &e);
           cwl += wlo[k] + e;
+          gi_keep_small(&cwh, &cwl);
         } else {
           cwh = (double) (first + i + 1 - a);
         }

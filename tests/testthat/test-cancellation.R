@@ -1,8 +1,9 @@
 # Blocks whose sums cancel: 1e16, 1, -1e16 pool into one block of mean 1/3,
 # whose compensated sum has hi part 0 and lo part 1. A next value below 1/3
-# must pool with it. The pooling test's band used to scale with the hi
-# parts alone and kept such a value apart (the spread then clamped the
-# block down to it): every path returned 0.2 where the fit is 0.3.
+# must pool with it. The pooling test's band scales with the hi parts
+# alone, and kept such a value apart while lo parts could grow past it (the
+# spread then clamped the block down to it): every path returned 0.2 where
+# the fit is 0.3. Merges now keep each lo part within 2^-32 of its hi part.
 
 cancel <- c(1e16, 1, -1e16)
 
@@ -20,8 +21,10 @@ test_that("a value below a cancelled block's mean pools with it (CPU paths)", {
     m <- matrix(y, 4, 300)
     fm <- isotonic(m, device = "cpu")
     expect_equal(fm, matrix(want, 4, 300), tolerance = 1e-15)
+    expect_identical(fm[, 300], isotonic(y, device = "cpu"))
     fw <- isotonic(m, matrix(3, 4, 300), device = "cpu")
     expect_equal(fw, matrix(want, 4, 300), tolerance = 1e-15)
+    expect_identical(fw[, 300], isotonic(y, rep(3, 4), device = "cpu"))
   }
   # a value above the mean stays apart
   expect_equal(isotonic(c(cancel, 0.5), device = "cpu"), c(1, 1, 1, 1.5) / 3,
