@@ -67,7 +67,7 @@ static inline int gi_sums_geq(double sah, double sal, double wah, double wal,
  * lockstep.c's lanes), the same way, so that the paths agree to the bit. */
 static GI_ALWAYS_INLINE void gi_keep_small(double *hi, double *lo)
 {
-  if (__builtin_expect(fabs(*lo) > 0x1p-32 * fabs(*hi), 0)) {
+  if (fabs(*lo) > 0x1p-32 * fabs(*hi)) { /* rare, so predicted */
     double s, e;
     two_sum(*hi, *lo, &s, &e);
     *hi = s;
@@ -91,16 +91,16 @@ static inline void gi_fill_singles(double *slo, gi_idx *start, gi_idx k,
  * tw + *twl of w; twl NULL for unit weights) pool with the block above it
  * (chi + clo, cwh + cwl), that is, is its mean >= the upper one's? Decided
  * by the cross products of the hi parts, p = chi tw and q = ts cwh, unless
- * they differ by at most 2^-29 |q|: the lo parts are at most 2^-32 of the
- * hi parts (gi_keep_small() sees to it at every merge), so closer calls go
- * to the full sums (gi_sums_geq(), which reads the lo parts only then). That band
- * is 2^-30 (|p| + |q|), the band the sums' error asks for, to within a
- * factor 1 + 2^-29 wherever |d| = |q - p| comes near either (there |p|
- * and |q| agree to 2^-29), so the two decide alike; it scales one
- * magnitude instead of two, and on noisy data, where the pass is bound by
- * its floating-point operations, that saved 6 % (weighted) to 11 % (unit
- * weights) of its time. The vector tests of lockstep.c use the same
- * band. Sets *overflow when the full test leaves the range of doubles
+ * they differ by at most 2^-29 |q|: the lo parts are at most 2^-32 of
+ * the hi parts (gi_keep_small() sees to it at every merge), so closer
+ * calls go to the full sums (gi_sums_geq(), which reads the lo parts only
+ * then). That band is 2^-30 (|p| + |q|), the band the sums' error asks
+ * for, to within a factor 1 + 2^-29 wherever |d| = |q - p| comes near
+ * either (there |p| and |q| agree to 2^-29), so the two decide alike; it
+ * scales one magnitude instead of two, and on noisy data, where the pass
+ * is bound by its floating-point operations, that saved 6 % (weighted) to
+ * 11 % (unit weights) of its time. The vector tests of lockstep.c use the
+ * same band. Sets *overflow when the full test leaves the range of doubles
  * (then the sign of the hi parts decides and the caller redoes the
  * problem in wide.c). */
 static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
