@@ -296,6 +296,14 @@ static GI_NOINLINE void keep_small_lanes(double *hi, double *lo, int lanes)
   for (int h = 0; h < lanes; h++) gi_keep_small(&hi[h], &lo[h]);
 }
 
+/* gi_keep_small() on two lanes (gi_keep_small()'s test in vectors) */
+static GI_ALWAYS_INLINE void keep_small_pair(vd *hi, vd *lo)
+{
+  if (__builtin_expect(
+          v_bits(v_gt(v_abs(*lo), v_splat(0x1p-32) * v_abs(*hi))) != 0, 0))
+    keep_small_lanes((double *) hi, (double *) lo, 2);
+}
+
 /* The lanes of band (bit h: lane h) decided by gi_pools() on the operands
  * that stack_pass() gives it: the decisions of both lanes (pool's bits
  * with those replaced) in bits 0 and 1, the lanes whose test overflowed
@@ -378,18 +386,14 @@ static GI_ALWAYS_INLINE void round_pair(pairv *V, lanep *x, lanep *z,
   /* pooled: two_sum(ts, chi), the lo parts as stack_pass() adds them */
   vd t = ts + chi, tb = t - ts, e = (ts - (t - tb)) + (chi - tb);
   vd mlo = clo + (lo1 + e);
-  if (__builtin_expect(
-          v_bits(v_gt(v_abs(mlo), v_splat(0x1p-32) * v_abs(t))) != 0, 0))
-    keep_small_lanes((double *) &t, (double *) &mlo, 2);
+  keep_small_pair(&t, &mlo);
   /* pushed: the block goes into slot k */
   s0[0] = chi[0]; s1[0] = chi[1];
   s0[1] = clo[0]; s1[1] = clo[1];
   if (weighted) {
     vd u = tw + cwh, ub = u - tw, e2 = (tw - (u - ub)) + (cwh - ub);
     vd mwl = cwl + (lw1 + e2);
-    if (__builtin_expect(
-            v_bits(v_gt(v_abs(mwl), v_splat(0x1p-32) * v_abs(u))) != 0, 0))
-      keep_small_lanes((double *) &u, (double *) &mwl, 2);
+    keep_small_pair(&u, &mwl);
     s0[2] = V->a[0]; s1[2] = V->a[1];
     s0[3] = cwh[0]; s1[3] = cwh[1];
     s0[4] = cwl[0]; s1[4] = cwl[1];
@@ -546,6 +550,15 @@ typedef struct {
   int ovf;  /* bit h: lane h's exact test overflowed */
 } quadp;
 
+/* gi_keep_small() on four lanes, as keep_small_pair() on two */
+static GI_TARGET GI_ALWAYS_INLINE void keep_small_quad(vq *hi, vq *lo)
+{
+  if (__builtin_expect(_mm256_movemask_pd(_mm256_cmp_pd(
+                           q_abs(*lo), q_splat(0x1p-32) * q_abs(*hi),
+                           _CMP_GT_OQ)) != 0, 0))
+    keep_small_lanes((double *) hi, (double *) lo, 4);
+}
+
 static GI_TARGET GI_ALWAYS_INLINE void round_quad(quadv *V, quadp *x,
                                                   const int weighted)
 {
@@ -595,10 +608,7 @@ static GI_TARGET GI_ALWAYS_INLINE void round_quad(quadv *V, quadp *x,
 
   vq t = ts + chi, tb = t - ts, e = (ts - (t - tb)) + (chi - tb);
   vq mlo = clo + (lo1 + e);
-  if (__builtin_expect(_mm256_movemask_pd(_mm256_cmp_pd(
-                           q_abs(mlo), q_splat(0x1p-32) * q_abs(t),
-                           _CMP_GT_OQ)) != 0, 0))
-    keep_small_lanes((double *) &t, (double *) &mlo, 4);
+  keep_small_quad(&t, &mlo);
 #define PUT(f, v) \
   (s0[f] = (v)[0], s1[f] = (v)[1], s2[f] = (v)[2], s3[f] = (v)[3])
   PUT(0, chi);
@@ -606,10 +616,7 @@ static GI_TARGET GI_ALWAYS_INLINE void round_quad(quadv *V, quadp *x,
   if (weighted) {
     vq u = tw + cwh, ub = u - tw, e2 = (tw - (u - ub)) + (cwh - ub);
     vq mwl = cwl + (lw1 + e2);
-    if (__builtin_expect(_mm256_movemask_pd(_mm256_cmp_pd(
-                             q_abs(mwl), q_splat(0x1p-32) * q_abs(u),
-                             _CMP_GT_OQ)) != 0, 0))
-      keep_small_lanes((double *) &u, (double *) &mwl, 4);
+    keep_small_quad(&u, &mwl);
     PUT(2, V->a);
     PUT(3, cwh);
     PUT(4, cwl);

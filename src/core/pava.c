@@ -281,15 +281,10 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       tone = 0;
       /* pooled with the top, then the top with the blocks under it while
        * their mean is >= its own */
-      double e;
-      two_sum(th, chi, &chi, &e);
-      clo += tl + e;
-      gi_keep_small(&chi, &clo);
+      gi_merge_sums(th, tl, &chi, &clo);
       a = ta;
       if (weighted) {
-        two_sum(tw, cwh, &cwh, &e);
-        cwl += twl + e;
-        gi_keep_small(&cwh, &cwl);
+        gi_merge_sums(tw, twl, &cwh, &cwl);
       } else {
         cwh = (double) (first + i + 1 - a);
       }
@@ -299,14 +294,10 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
                                weighted ? &wlo[k - 1] : NULL, chi, clo, cwh,
                                cwl, &ws->overflow)) {
         --k;
-        two_sum(shi[k], chi, &chi, &e);
-        clo += slo[k] + e;
-        gi_keep_small(&chi, &clo);
+        gi_merge_sums(shi[k], slo[k], &chi, &clo);
         a = start[k];
         if (weighted) {
-          two_sum(whi[k], cwh, &cwh, &e);
-          cwl += wlo[k] + e;
-          gi_keep_small(&cwh, &cwl);
+          gi_merge_sums(whi[k], wlo[k], &cwh, &cwl);
         } else {
           cwh = (double) (first + i + 1 - a);
         }

@@ -75,6 +75,20 @@ static GI_ALWAYS_INLINE void gi_keep_small(double *hi, double *lo)
   }
 }
 
+/* A merge: the lower block's sums (lh + ll) added into the upper block's
+ * (*h + *l), hi parts by two_sum(lower, upper), lo parts as upper +
+ * (lower + error), then gi_keep_small(). Every scalar merge goes through
+ * it (the stack pass, split.c), so that they round alike; lockstep.c's
+ * lanes do the same operations in vectors. */
+static GI_ALWAYS_INLINE void gi_merge_sums(double lh, double ll, double *h,
+                                           double *l)
+{
+  double e;
+  two_sum(lh, *h, h, &e);
+  *l += ll + e;
+  gi_keep_small(h, l);
+}
+
 /* The lo sums and starts of k one-element blocks that a unit-weight pass
  * left implied (gi_stack.singles), written out as the pass's pushes would
  * have written them. */

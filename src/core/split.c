@@ -176,14 +176,9 @@ static void store(const slots *S, piece *q, gi_idx j, int weighted,
  * the stack pass adds them. */
 static void pool_into(const run *l, run *r, int weighted)
 {
-  double e;
-  two_sum(l->chi, r->chi, &r->chi, &e);
-  r->clo += l->clo + e;
-  gi_keep_small(&r->chi, &r->clo);
+  gi_merge_sums(l->chi, l->clo, &r->chi, &r->clo);
   if (weighted) {
-    two_sum(l->cwh, r->cwh, &r->cwh, &e);
-    r->cwl += l->cwl + e;
-    gi_keep_small(&r->cwh, &r->cwl);
+    gi_merge_sums(l->cwh, l->cwl, &r->cwh, &r->cwl);
   } else {
     r->cwh = (double) (r->end - l->a);
   }
