@@ -284,7 +284,7 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       gi_merge_sums(th, tl, &chi, &clo);
       a = ta;
       if (weighted) {
-        gi_merge_sums(tw, twl, &cwh, &cwl);
+        gi_add_sums(tw, twl, &cwh, &cwl);
       } else {
         cwh = (double) (first + i + 1 - a);
       }
@@ -297,7 +297,7 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
         gi_merge_sums(shi[k], slo[k], &chi, &clo);
         a = start[k];
         if (weighted) {
-          gi_merge_sums(whi[k], wlo[k], &cwh, &cwl);
+          gi_add_sums(whi[k], wlo[k], &cwh, &cwl);
         } else {
           cwh = (double) (first + i + 1 - a);
         }
