@@ -56,3 +56,37 @@ test_that("a cancelled block in a long problem pools, on 1 and 2 threads", {
     }
   }
 })
+
+# The GPU engine decides on the cumulative sums' hull (src/cuda/dd.cuh,
+# convex_at()), whose error bound scales with the points' coordinates, not
+# with the hi parts of block sums: it should not share the CPU's fault, and
+# here it is held to the CPU's answer within its documented accuracy.
+test_that("the GPU engine pools a cancelled block as the CPU does", {
+  skip_if_not(gpu_available(), "no usable GPU engine here")
+  near <- function(f, want) {
+    expect_lt(max(abs(f - want) / (1 + abs(want))), 1e-10)
+  }
+  for (v in c(0.2, 0.25, -3)) {
+    y <- c(cancel, v)
+    want <- rep((1 + v) / 4, 4)
+    near(isotonic(y, device = "gpu"), want)
+    near(isotonic(y, rep(2, 4), device = "gpu"), want)
+    near(isotonic(-y, decreasing = TRUE, device = "gpu"), -want)
+    m <- matrix(y, 4, 300)
+    near(isotonic(m, device = "gpu"), matrix(want, 4, 300))
+    near(isotonic(m, matrix(3, 4, 300), device = "gpu"), matrix(want, 4, 300))
+  }
+  near(isotonic(c(cancel, 0.5), device = "gpu"), c(1, 1, 1, 1.5) / 3)
+  # a long problem: its chunks and their merges. The prefix sums reach
+  # 4e21 in size, which double-double pairs hold to about 5e-11, so the
+  # cancelled block's mean is good to about that, not to 1e-10 of 1.3.
+  n0 <- 70000
+  head <- seq(-1e17, -2e16, length.out = n0)
+  y <- c(head, cancel, 0.2)
+  for (w in list(NULL, rep(1, length(y)))) {
+    f <- isotonic(y, w, device = "gpu")
+    expect_false(is.unsorted(f))
+    expect_lt(max(abs(f[n0 + 1:4] - 0.3)), 1e-9)
+    expect_lt(max(abs(f[seq_len(n0)] / head - 1)), 1e-10)
+  }
+})
