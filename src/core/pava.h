@@ -81,11 +81,11 @@ static GI_ALWAYS_INLINE void gi_keep_small(double *hi, double *lo)
  * and no gi_keep_small(), which could not act. Weights are positive and a
  * point's own lo part is 0, so a merge leaves the lo part within
  * (r + 2^-53)(1 + 2^-51) of the hi part where its operands were within r:
- * at most (m - 1) 2^-53 for a block of m points. A pass never holds 2^16
- * points (longer problems go to split.c in pieces, batches' short ones to
- * lockstep.c), so that is below 2^-37, well within 2^-32. The test left
- * out saved the weighted pass about 4 %; split.c's merges, whose blocks
- * can be of any length, keep it. */
+ * within (m - 1) 2^-53 (1 + 2^-34) for a block of m < 2^16 points. A pass
+ * never holds 2^16 points (longer problems go to split.c in pieces,
+ * batches' short ones to lockstep.c), so that is below 2^-37, well within
+ * 2^-32. Left out, the test saved the weighted pass 2-4 % on the VM;
+ * split.c's merges, whose blocks can be of any length, keep it. */
 static GI_ALWAYS_INLINE void gi_add_sums(double lh, double ll, double *h,
                                          double *l)
 {
@@ -226,9 +226,10 @@ void gi_spread_rising(double *fit, gi_idx n, double next, double back,
 int gi_spread(const gi_blocks *B, double *fit, double back,
               unsigned char *starts);
 
-/* pava.c: one problem of n < GI_SPLIT_MIN elements as a batch solves it
- * (the stack pass, then the scaled pass or wide.c where needed), with ws
- * (zeroed before first use) its stack; gi_stack_free() frees it. */
+/* pava.c: one problem of n < GI_SPLIT_MIN elements (gi_add_sums() relies
+ * on the bound) as a batch solves it (the stack pass, then the scaled pass
+ * or wide.c where needed), with ws (zeroed before first use) its stack;
+ * gi_stack_free() frees it. */
 gi_status gi_solve_one(const double *y, const double *w, gi_idx n,
                        int decreasing, double *fit, unsigned char *starts,
                        gi_stack *ws);
