@@ -63,8 +63,10 @@ static inline int gi_sums_geq(double sah, double sal, double wah, double wal,
  * -1e16, 0.2 were fitted 0.2 everywhere (the fit is 0.3). Ordinary sums
  * never come near 2^-32 (their lo parts are rounding errors, about 2^-53
  * of the hi part each), so they, and their fits, are untouched. Every
- * merge of every CPU path calls it (the stack pass, split.c's merge,
- * lockstep.c's lanes), the same way, so that the paths agree to the bit. */
+ * merge of sums of w*y calls it, on every CPU path (the stack pass,
+ * split.c's merge, lockstep.c's lanes) the same way, so that the paths
+ * agree to the bit; sums of weights need it only in split.c's merge (see
+ * gi_add_sums()). */
 static GI_ALWAYS_INLINE void gi_keep_small(double *hi, double *lo)
 {
   if (fabs(*lo) > 0x1p-32 * fabs(*hi)) { /* rare, so predicted */
@@ -122,7 +124,7 @@ static inline void gi_fill_singles(double *slo, gi_idx *start, gi_idx k,
  * (chi + clo, cwh + cwl), that is, is its mean >= the upper one's? Decided
  * by the cross products of the hi parts, p = chi tw and q = ts cwh, unless
  * they differ by at most 2^-29 |q|: the lo parts are at most 2^-32 of
- * the hi parts (gi_keep_small() sees to it at every merge), so closer
+ * the hi parts (gi_keep_small() and gi_add_sums() see to it), so closer
  * calls go to the full sums (gi_sums_geq(), which reads the lo parts only
  * then). That band is 2^-30 (|p| + |q|), the band the sums' error asks
  * for, to within a factor 1 + 2^-29 wherever |d| = |q - p| comes near
