@@ -81,6 +81,8 @@ describe_type <- function(x) {
   if (is.factor(x)) return("a factor")
   if (is.matrix(x)) return(paste("a", typeof(x), "matrix"))
   if (is.list(x)) return("a list")
+  # a Date, a POSIXct, a difftime: named by class, not by its storage
+  if (is.object(x)) return(sprintf("an object of class \"%s\"", class(x)[1L]))
   what <- switch(typeof(x), character = "a character vector",
                  complex = "a complex vector", closure = , builtin = ,
                  special = "a function", environment = "an environment",

@@ -9,7 +9,9 @@
 #'
 #' Each subsample has `ceiling(p * n)` observations drawn with R's random
 #' number generator (`set.seed()` makes it reproducible), without
-#' replacement unless `replace = TRUE` (bagging). Each fit's prediction at
+#' replacement unless `replace = TRUE` (bagging). A subsample whose
+#' weights are all zero has no fit and is left out of the mean (an error
+#' when every one is). Each fit's prediction at
 #' `newdata` (by the rule of [predict.gpuiso_idr()]) is evaluated at the
 #' `grid`, and the predictive CDF is the mean of these values, a step
 #' function on the grid. The result is a set of predictions like those of
@@ -66,23 +68,33 @@ idrbag <- function(y, X, weights = NULL, newdata, b, p, replace = FALSE, grid = 
                         size, n), call, arg = "p")
   }
   several <- is.data.frame(input$x)
-  grid <- idr_thresholds(grid, input$y, call)
-  # the new points checked once, against a fit on the whole data's shape
+  grid <- idr_thresholds(grid, input$y, call, arg = "grid")
   G <- NULL
   names <- NULL
   newx <- NULL
+  used <- 0L
   for (r in seq_len(b)) {
     s <- sample.int(n, size, replace = replace)
     xs <- if (several) input$x[s, , drop = FALSE] else input$x[s]
     ws <- input$w[s]
+    # a subsample of weight zero has no fit: it is left out of the mean
     if (!is.null(ws) && !any(ws > 0)) next
-    fit <- idr(input$y[s], xs, weights = ws, device = device, groups = groups,
-               orders = orders, decreasing = decreasing)
-    # the names of the data, by which predict() finds the covariates
-    fit$xname <- input$xname
-    fit$yname <- input$yname
-    pred <- if (inherits(fit, "gpuiso_idr_po")) predict(fit, newdata)
-            else predict(fit, newdata, interpolation = interpolation)
+    used <- used + 1L
+    # errors of the fit or of the new points are idrbag()'s
+    pred <- tryCatch({
+      fit <- idr(input$y[s], xs, weights = ws, device = device, groups = groups,
+                 orders = orders, decreasing = decreasing)
+      # the names of the data, by which predict() finds the covariates (and
+      # by which errors name them: the fit of a decreasing covariate saw `xs`)
+      fit$xname <- input$xname
+      fit$yname <- input$yname
+      if (!several && !is.null(fit$spec)) fit$spec$cols <- input$xname
+      if (inherits(fit, "gpuiso_idr_po")) predict(fit, newdata)
+      else predict(fit, newdata, interpolation = interpolation)
+    }, gpuiso_error = function(e) {
+      e$call <- call
+      stop(e)
+    })
     if (is.null(G)) {
       up <- unclass(pred)
       names <- up$names
@@ -95,7 +107,7 @@ idrbag <- function(y, X, weights = NULL, newdata, b, p, replace = FALSE, grid = 
     abort_input("Every subsample had only observations of weight zero.", call,
                 arg = "weights")
   }
-  G <- G / b
+  G <- G / used
   idr_pred_from_matrix(G, grid, input$yname, input$xname, newx, names)
 }
 

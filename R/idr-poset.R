@@ -7,9 +7,10 @@
 # the group's values sorted from the largest down (z <= z' in every
 # coordinate is first-order stochastic dominance of the empirical
 # distributions of the members); under "icx", the partial sums of those
-# sorted values (the increasing convex order of the members' empirical
-# distributions, for groups of equal size). A decreasing covariate or group
-# has its coordinates of z negated. Then x is below x' when z <= z' in
+# sorted values, each exact and rounded once (the increasing convex order
+# of the members' empirical distributions, for groups of equal size). A
+# decreasing covariate or group has its coordinates of z negated (which
+# reverses an "sd" or "icx" group's order). Then x is below x' when z <= z' in
 # every coordinate, and the CDFs must not increase from x to x'.
 
 # The order of an IDR fit on the covariates `cols`: list(group (integer
@@ -110,7 +111,9 @@ idr_po_prepare <- function(X, spec, call) {
     o <- order(rep(seq_len(n), each = k), -v, method = "radix")
     S <- t(matrix(v[o], k, n))
     if (spec$order[g] == "icx") {
-      for (j in seq_len(k - 1L)) S[, j + 1L] <- S[, j] + S[, j + 1L]
+      # each partial sum exact, rounded once: sums rounded at every step
+      # could order two ensembles against their exact sums
+      S <- .Call(ffi_partial_sums, S)
       if (any(!is.finite(S))) {
         abort_input(sprintf(paste0("The partial sums of the covariates of group %s ",
                                    "(the \"icx\" order) exceed the largest double: ",
@@ -275,11 +278,20 @@ idr_po_predict <- function(object, X, names, call) {
   new_idr_pred(tab, X, j, numeric(q), names)
 }
 
-# New covariate values for a fit on several covariates: a data frame (or
+# New covariate values for a fit on the partial order: a data frame (or
 # matrix, or list) with the fit's covariates as columns (for a fit from a
-# formula, the variables of its terms, evaluated as in the fit). Returns
+# formula, the variables of its terms, evaluated as in the fit); for a fit
+# on one decreasing covariate, also what idr_newdata() takes. Returns
 # list(x = a data frame of the covariates, NA allowed; names).
 idr_po_newdata <- function(newdata, fit, arg, call) {
+  cols <- fit$spec$cols
+  if (length(cols) == 1L) {
+    # one (decreasing) covariate: new points in any form that a fit on one
+    # increasing covariate takes (a vector, a one-column data frame)
+    nd <- idr_newdata(newdata, list(xname = cols, terms = fit$terms), arg, call)
+    x <- check_values_or_na(nd$x, arg, call)
+    return(list(x = stats::setNames(data.frame(x), cols), names = nd$names))
+  }
   if (is.list(newdata) && !is.data.frame(newdata)) {
     newdata <- tryCatch(as.data.frame(newdata, optional = TRUE), error = function(e) {
       abort_input(sprintf("`%s` must be a data frame, a matrix or a list of columns of equal length.",
@@ -294,7 +306,6 @@ idr_po_newdata <- function(newdata, fit, arg, call) {
   }
   names <- observation_names(newdata)
   if (is.matrix(newdata)) newdata <- as.data.frame(newdata, optional = TRUE)
-  cols <- fit$spec$cols
   tt <- fit$terms
   if (!is.null(tt)) {
     rhs <- stats::delete.response(tt)

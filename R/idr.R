@@ -85,8 +85,12 @@
 #' componentwise (`"comp"`, every covariate at most the other's), in
 #' stochastic dominance (`"sd"`: the group's values sorted from the largest
 #' down, componentwise) or in the increasing convex order (`"icx"`: the
-#' partial sums of those sorted values, componentwise); a decreasing
-#' covariate counts negated. Points equal in that order (an ensemble whose
+#' partial sums of those sorted values, componentwise, each sum exact and
+#' rounded once, so that rounding never orders two ensembles against their
+#' exact sums); a decreasing covariate counts negated, and a decreasing
+#' `"sd"` or `"icx"` group has its order reversed (\eqn{x} below \eqn{x'}
+#' where \eqn{x'} is below \eqn{x} in the group's order; under `"icx"`
+#' that is not the order of the negated values). Points equal in that order (an ensemble whose
 #' members are permuted, under `"sd"`) are one point. Each threshold's
 #' problem is solved exactly on the covering pairs of the order (its
 #' transitive reduction, found once) by the partitioning algorithm of
@@ -180,7 +184,8 @@
 #' @param decreasing `FALSE` (the default) when `y` tends to be larger where
 #'   a covariate is larger; `TRUE` when it tends to be smaller. One value
 #'   for all covariates, or one per covariate (named by them, or in their
-#'   order); the members of an `"sd"` or `"icx"` group share one.
+#'   order); the members of an `"sd"` or `"icx"` group share one, which
+#'   reverses the group's order (see *Several covariates*).
 #' @param by `NULL`, or a vector of one level per observation (a factor,
 #'   station codes, ...): one IDR fit per level in one call (see *Batches*).
 #'   With a formula, `by` is evaluated in `data`, as `weights` is.
@@ -375,17 +380,18 @@ idr_fit_gpu <- function(xcode, kcode, w, m, K) {
 # is available); options(gpuiso.idr_gpu_min_n =) overrides it.
 idr_gpu_min_n_default <- 2000
 
-idr_thresholds <- function(thresholds, y, call) {
+idr_thresholds <- function(thresholds, y, call, arg = "thresholds") {
   top <- max(y)
   if (is.null(thresholds)) return(sort(unique(y)))
-  t <- idr_grid(thresholds, call)
+  t <- idr_grid(thresholds, call, arg)
   if (t[length(t)] < top) t <- c(t, top)
   t
 }
 
-# A grid of thresholds given by the user: sorted, without duplicates.
-idr_grid <- function(thresholds, call) {
-  if (!length(thresholds)) abort_input("`thresholds` must not be empty.", call)
-  sort(unique(as_plain(check_values(thresholds, "thresholds", call))))
+# A grid of thresholds given by the user (as the argument `arg`): sorted,
+# without duplicates.
+idr_grid <- function(thresholds, call, arg = "thresholds") {
+  if (!length(thresholds)) abort_input(sprintf("`%s` must not be empty.", arg), call, arg = arg)
+  sort(unique(as_plain(check_values(thresholds, arg, call))))
 }
 

@@ -159,3 +159,18 @@ SEXP ffi_idr_po_predict(SEXP ptr, SEXP start, SEXP value, SEXP Z, SEXP lex, SEXP
   UNPROTECT(3);
   return out;
 }
+
+/* x: a double matrix (finite). Its rows' partial sums, each the exact sum
+ * rounded once (the coordinates of the "icx" order). */
+SEXP ffi_partial_sums(SEXP x)
+{
+  SEXP dim = Rf_getAttrib(x, R_DimSymbol);
+  if (TYPEOF(x) != REALSXP || TYPEOF(dim) != INTSXP || Rf_xlength(dim) != 2)
+    gi_internal_error("x must be a double matrix");
+  gi_idx n = INTEGER(dim)[0];
+  int k = INTEGER(dim)[1];
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int) n, k));
+  gi_partial_sums_rounded(REAL(x), n, k, REAL(out));
+  UNPROTECT(1);
+  return out;
+}

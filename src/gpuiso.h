@@ -187,6 +187,7 @@ SEXP ffi_idr_po_fit(SEXP node, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP from, SE
                     SEXP plane, SEXP threads);
 SEXP ffi_idr_po_predict(SEXP ptr, SEXP start, SEXP value, SEXP Z, SEXP lex, SEXP X,
                         SEXP clim, SEXP threads);
+SEXP ffi_partial_sums(SEXP x);
 
 SEXP ffi_corp_bands(SEXP u, SEXP p0, SEXP count, SEXP n, SEXP resamples,
                     SEXP probs, SEXP seed, SEXP threads);

@@ -48,6 +48,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_poset_comp_edges, 3),
   CALLDEF(ffi_idr_po_fit, 9),
   CALLDEF(ffi_idr_po_predict, 8),
+  CALLDEF(ffi_partial_sums, 1),
   CALLDEF(ffi_corp_bands, 8),
   CALLDEF(ffi_gpu_corp_bands, 8),
   CALLDEF(ffi_corp_resample, 6),

@@ -349,6 +349,10 @@ gi_status gi_poset_fit_batch(const double *y, const double *w, gi_idx n, gi_idx 
                              const gi_plane *plane, int nthreads, double *fit);
 int gi_poset_comp_edges(const double *x, gi_idx n, int d, const int *lex, int nthreads,
                         int **from, int **to, gi_idx *ne);
+/* partial_sums.c: the partial sums of each row of x (n x k, by columns,
+ * finite) into out (the same shape), each the exact sum rounded once to
+ * the nearest double (+-Inf beyond the largest). */
+void gi_partial_sums_rounded(const double *x, gi_idx n, int k, double *out);
 /* K problems on one graph whose consecutive columns of y differ at few
  * nodes (IDR's thresholds): each thread solves a run of consecutive ones,
  * the first in full (for the first run: warm from y_prev and its solution

@@ -384,6 +384,8 @@ test_that("bad orders, directions and new data are clear errors", {
         decreasing = c(FALSE, TRUE, FALSE)), "all increasing or all decreasing",
     "decreasing")
   e(idr(y, data.frame(a = 1:6, b = factor(1:6))), "must be numeric")
+  e(idr(y, data.frame(a = 1:6, b = as.Date("2026-01-01") + 1:6)),
+    "`b` must be numeric, not an object of class \"Date\"")
   e(idr(y, X, device = "gpu"), "GPU engine fits IDR on one covariate", "device")
   e(idr(y, X[0]), "at least one column")
   e(idr(y[-1], X), "6 rows")
@@ -451,4 +453,107 @@ test_that("idrbag() averages the subsample fits' CDFs on the grid", {
   e(idrbag(aqc$Ozone, X, newdata = new, b = 2, p = 1.5), "`p` must be one number in \\(0, 1\\]")
   e(idrbag(aqc$Ozone, X, newdata = new, b = 2, p = 0.001), "too small")
   e(idrbag(aqc$Ozone, X, newdata = new, b = 2, p = 0.5, replace = NA), "`replace`")
+  err <- expect_error(idrbag(aqc$Ozone, X, newdata = new, b = 2, p = 0.5, grid = c(1, NA)),
+                      class = "gpuiso_error_input")
+  expect_match(conditionMessage(err), "`grid` must be finite: element 2 is NA")
+  e(idrbag(aqc$Ozone, X, newdata = new, b = 2, p = 0.5, grid = numeric()),
+    "`grid` must not be empty")
+  # an error of the new points is idrbag()'s, naming the data's covariates
+  err <- expect_error(idrbag(aqc$Ozone, X, newdata = data.frame(Temp = 1), b = 2, p = 0.5),
+                      class = "gpuiso_error_input")
+  expect_identical(err$call[[1L]], quote(idrbag))
+  expect_match(conditionMessage(err), "`Wind` is missing")
+})
+
+test_that("idrbag() leaves subsamples of weight zero out of the mean", {
+  set.seed(4)
+  n <- 40
+  D <- data.frame(a = sample(1:5, n, TRUE), b = round(rnorm(n), 1))
+  y <- round(D$a + D$b + rnorm(n), 1)
+  w <- c(1, 1, rep(0, 38))
+  for (X in list(D, D$a)) {
+    set.seed(1)
+    p <- idrbag(y, X, weights = w, newdata = if (is.data.frame(X)) D[1:3, ] else 1:3,
+                b = 20, p = 0.1)
+    # by hand: the mean over the subsamples that hold a positive weight
+    set.seed(1)
+    G <- 0
+    used <- 0
+    for (r in 1:20) {
+      s <- sample.int(n, 4)
+      if (!any(w[s] > 0)) next
+      used <- used + 1
+      xs <- if (is.data.frame(X)) X[s, ] else X[s]
+      G <- G + cdf(predict(idr(y[s], xs, weights = w[s]),
+                           if (is.data.frame(X)) D[1:3, ] else 1:3), sort(unique(y)))
+    }
+    expect_gt(used, 0)
+    expect_lt(used, 20)
+    expect_equal(unname(cdf(p, sort(unique(y)))), unname(G / used), tolerance = 1e-15)
+    expect_equal(unname(cdf(p, max(y))[, 1]), rep(1, 3))
+  }
+  set.seed(1)
+  expect_error(idrbag(y, D, weights = c(rep(0, 39), 1), newdata = D[1:2, ], b = 3, p = 0.05),
+               "Every subsample had only observations of weight zero",
+               class = "gpuiso_error_input")
+})
+
+test_that("a fit on one decreasing covariate takes new points as one increasing does", {
+  aqc <- aq[complete.cases(aq[c("Ozone", "Wind")]), ]
+  t <- c(20, 50, 100)
+  ref <- cdf(predict(idr(aqc$Ozone, aqc["Wind"], decreasing = TRUE),
+                     data.frame(Wind = c(5, 10, NA))), t)
+  fits <- list(idr(aqc$Ozone, aqc$Wind, decreasing = TRUE),
+               idr(Ozone ~ Wind, aqc, decreasing = TRUE),
+               idr(aqc$Ozone, aqc["Wind"], decreasing = TRUE))
+  for (f in fits) {
+    expect_s3_class(f, "gpuiso_idr_po")
+    expect_equal(cdf(predict(f, c(5, 10, NA)), t), ref, ignore_attr = TRUE)
+    expect_equal(cdf(predict(f, data.frame(Wind = c(5, 10, NA))), t), ref, ignore_attr = TRUE)
+    # a one-column data frame may name it otherwise
+    expect_equal(cdf(predict(f, data.frame(z = c(5, 10, NA))), t), ref, ignore_attr = TRUE)
+    expect_identical(rownames(cdf(predict(f, c(a = 5, b = 10)), t)), c("a", "b"))
+    expect_error(predict(f, c(5, Inf)), "`newdata` must be finite: element 2 is Inf",
+                 class = "gpuiso_error_input")
+    expect_error(predict(f, "a"), "`newdata` must be numeric", class = "gpuiso_error_input")
+  }
+  expect_error(predict(fits[[3]], data.frame(z = 5, u = 3)), "must have a column `Wind`",
+               class = "gpuiso_error_input")
+  # in batches, and in idrbag(), where the covariate keeps the data's name
+  st <- rep(1:2, length.out = nrow(aqc))
+  fb <- idr(aqc$Ozone, aqc$Wind, decreasing = TRUE, by = st)
+  expect_equal(cdf(predict(fb, c(5, 10), by = c(1, 2)), t),
+               rbind(cdf(predict(fb$fits[[1]], 5), t), cdf(predict(fb$fits[[2]], 10), t)),
+               ignore_attr = TRUE)
+  set.seed(2)
+  p <- idrbag(aqc$Ozone, aqc$Wind, newdata = c(5, 10), b = 3, p = 0.5, decreasing = TRUE)
+  expect_length(p, 2L)
+  err <- expect_error(idrbag(aqc$Ozone, aqc$Wind, newdata = data.frame(q = 1, r = 2), b = 2,
+                             p = 0.5, decreasing = TRUE), class = "gpuiso_error_input")
+  expect_match(conditionMessage(err), "must have a column `Wind`, the covariate")
+})
+
+test_that("\"icx\" compares the exact partial sums, rounded once", {
+  # exactly, the partial sums are (0.5, 1, 0.9) and (1, 1.4, 0.9): row 1
+  # lies below row 2 (as after scaling by 10); summed step by step in
+  # doubles, 1 + 0.4 - 0.5 fell below 0.9 and the rows were incomparable
+  X <- data.frame(m1 = c(0.5, 1), m2 = c(0.5, 0.4), m3 = c(-0.1, -0.5))
+  y <- c(2, 1)
+  for (s in c(1, 10)) {
+    f <- idr(y, X * s, orders = c(icx = 1))
+    expect_equal(unname(cdf(f, 1:2)), matrix(c(0.5, 0.5, 1, 1), 2))
+  }
+  # sums beyond a double-double: (1e300, 1, -1e300) lies above
+  # (1e300, 0.5, -1e300) (last partial sums 1 and 0.5, both 0 in doubles)
+  X <- data.frame(m1 = c(1e300, 1e300), m2 = c(1, 0.5), m3 = c(-1e300, -1e300))
+  f <- idr(c(2, 1), X, orders = c(icx = 1))
+  expect_equal(f$npoints, 2)
+  expect_equal(unname(cdf(f, 1)[, 1]), c(0, 1))
+  # and the sums themselves: exact, then rounded once
+  S <- rbind(c(1, 2^-60, 2^-120, -1, -2^-60), c(3, 2^-1074, -3, 5e-324, 1e-320),
+             c(1e308, 1e308, -1e308, -1e308, 1))
+  expect_identical(.Call(gpuiso:::ffi_partial_sums, S),
+                   rbind(c(1, 1, 1, 2^-60, 2^-120),
+                         c(3, 3, 2^-1074, 2^-1073, 1e-320 + 2^-1073),
+                         c(1e308, Inf, 1e308, 0, 1)))
 })
