@@ -194,7 +194,7 @@ logLik.gpuiso_calibration <- function(object, ...) not_applicable(
 #' @param x A `"gpuiso_calibration"` object.
 #' @param group For a fit with groups, the group to draw: its label, or its
 #'   number among `x$groups`.
-#' @param interpolation `"constant"` (the right-continuous step, the
+#' @param interpolation `"constant"` (the left-continuous step, the
 #'   default of [prediction]) or `"linear"`.
 #' @param xlab,ylab,main Axis labels and title; `NULL` for ones made from the
 #'   fit's variables.

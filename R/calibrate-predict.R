@@ -2,7 +2,7 @@
 #'
 #' Evaluates the curves of [iso_calibrate()] at new scores by the one
 #' prediction rule of the package, described in [prediction]: by default
-#' (`interpolation = "constant"`) the right-continuous step of
+#' (`interpolation = "constant"`) the left-continuous step of
 #' [stats::as.stepfun()] on an isotonic regression fit, which at a score
 #' between two fitted scores takes the calibrated value of the next fitted
 #' score above it, and the same as `predict()` of an [isoreg()] fit of the

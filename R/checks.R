@@ -11,7 +11,7 @@ check_values <- function(x, arg, call, nonneg = FALSE, single = FALSE, scan = TR
   if (!(is.numeric(x) || is.logical(x)) || is.object(x) && !is.numeric(x) ||
       is.list(x)) {
     abort_input(sprintf("`%s` must be a numeric vector or matrix, not %s.",
-                        arg, describe_type(x)), call)
+                        arg, describe_type(x)), call, arg = arg)
   }
   if (!is.double(x)) storage.mode(x) <- "double"
   if (!scan) return(x)
@@ -35,16 +35,19 @@ check_flag <- function(x, arg, call) {
   if (!is.logical(x) || length(x) != 1L || is.na(x)) {
     abort_input(sprintf("`%s` must be TRUE or FALSE, not %s.", arg,
                         if (length(x) == 1L) deparse(x) else describe_type(x)),
-                call)
+                call, arg = arg)
   }
   x
 }
 
-check_same_length <- function(x, y, xarg, yarg, call) {
+# Lengths of x and y equal; the error's `arg` is `at_fault` (by default the
+# second, the one measured against the first).
+check_same_length <- function(x, y, xarg, yarg, call, at_fault = yarg) {
   if (length(x) != length(y)) {
     abort_input(sprintf(paste0("`%s` and `%s` must have the same length: ",
                                "`%s` has length %.0f, `%s` has length %.0f."),
-                        xarg, yarg, xarg, length(x), yarg, length(y)), call)
+                        xarg, yarg, xarg, length(x), yarg, length(y)), call,
+                arg = at_fault)
   }
 }
 
@@ -64,7 +67,7 @@ check_weights <- function(weights, y, call, single = FALSE) {
     } else ""
     abort_input(sprintf(paste0("`weights` must have the same length as `y`%s: ",
                                "`y` has length %.0f, `weights` has length %.0f."),
-                        shape, length(y), length(weights)), call)
+                        shape, length(y), length(weights)), call, arg = "weights")
   }
   w
 }
@@ -78,7 +81,7 @@ check_obs_weights <- function(weights, ref, ref_arg, call, arg = "weights",
                               na_ok = FALSE) {
   w <- if (na_ok) check_values_or_na(weights, arg, call, nonneg = TRUE) else
     as.vector(check_values(weights, arg, call, nonneg = TRUE))
-  check_same_length(w, ref, arg, ref_arg, call)
+  check_same_length(w, ref, arg, ref_arg, call, at_fault = arg)
   w
 }
 
@@ -117,12 +120,17 @@ check_weights_positive <- function(w, offsets, labels, call) {
   invisible()
 }
 
-# The number of threads from options(gpuiso.threads).
+# The number of threads from options(gpuiso.threads); unset, the default
+# that the package sets when it loads. A bad value is an error of the
+# gpuiso function that the user called.
 resolve_threads <- function() {
-  t <- getOption("gpuiso.threads", 2L)
+  t <- getOption("gpuiso.threads")
   if (is.integer(t) && length(t) == 1L && !is.na(t) && t >= 1L) return(t)
-  if (!is.numeric(t) || length(t) != 1L || is.na(t) || t < 1 || t != trunc(t)) {
-    abort_input("`options(gpuiso.threads)` must be a positive whole number.", NULL)
+  if (is.null(t)) return(default_threads())
+  if (!is.numeric(t) || is.object(t) || length(t) != 1L || is.na(t) || t < 1 ||
+      t != trunc(t)) {
+    abort_input("`options(gpuiso.threads)` must be a positive whole number.",
+                entry_call(sys.nframe()))
   }
   as.integer(min(t, .Machine$integer.max))
 }
@@ -152,8 +160,10 @@ default_threads <- function(env = Sys.getenv(c("GPUISO_THREADS", "_R_CHECK_LIMIT
                             procs = .Call(ffi_build_info)$procs) {
   t <- max(1L, procs %/% 2L)
   if (nzchar(env[[1L]])) {
-    v <- suppressWarnings(as.numeric(env[[1L]]))
-    if (!is.na(v) && v >= 1 && v == trunc(v)) {
+    # digits only: as.numeric() would also read "Inf", "0x10" and "1e3"
+    v <- if (grepl("^[[:space:]]*[0-9]+[[:space:]]*$", env[[1L]])) as.numeric(env[[1L]])
+         else NA
+    if (!is.na(v) && v >= 1) {
       t <- min(v, .Machine$integer.max)
     } else {
       # a warning, not an error: the package must still load
@@ -180,7 +190,7 @@ check_choice <- function(x, choices, arg, call, partial = FALSE) {
     abort_input(sprintf("`%s` must be one of %s, not %s.", arg,
                         paste(encodeString(choices, quote = "\""), collapse = " or "),
                         if (is.character(x) && length(x) == 1L) encodeString(x, quote = "\"")
-                        else describe_type(x)), call)
+                        else describe_type(x)), call, arg = arg)
   }
   x
 }
@@ -190,16 +200,17 @@ check_choice <- function(x, choices, arg, call, partial = FALSE) {
 check_label_vector <- function(groups, n, arg, per, call) {
   if (is.null(groups) || !is.atomic(groups) || is.matrix(groups) && ncol(groups) > 1L) {
     abort_input(sprintf("`groups` must be a vector of labels, not %s.",
-                        describe_type(groups)), call)
+                        describe_type(groups)), call, arg = "groups")
   }
   if (length(groups) != n) {
     abort_input(sprintf(paste0("`groups` must have one label per %s: ",
                                "`%s` has length %.0f, `groups` has length %.0f."),
-                        per, arg, n, length(groups)), call)
+                        per, arg, n, length(groups)), call, arg = "groups")
   }
   if (anyNA(groups)) {
-    abort_input(sprintf("`groups` must not be missing: element %.0f is NA.",
-                        which(is.na(groups))[1L]), call)
+    pos <- as.double(which(is.na(groups))[1L])
+    abort_input(sprintf("`groups` must not be missing: element %.0f is NA.", pos), call,
+                arg = "groups", position = pos)
   }
   if (is.factor(groups)) as.character(groups) else as.vector(groups)
 }

@@ -274,7 +274,7 @@ resolve_device <- function(device, n, call, min_n = gpu_min_n(), nprob = 1) {
     abort_input(sprintf("`device` must be one of \"auto\", \"cpu\" or \"gpu\", not %s.",
                         if (is.character(device) && length(device) == 1L)
                           encodeString(device, quote = "\"")
-                        else describe_type(device)), call)
+                        else describe_type(device)), call, arg = "device")
   }
   s <- gpu_status(detail = FALSE)
   if (!s$available) {

@@ -9,7 +9,7 @@ resolve_direction <- function(decreasing, x, y, call) {
   if (!is.logical(decreasing) || length(decreasing) != 1L || is.na(decreasing)) {
     abort_input(sprintf("`decreasing` must be TRUE, FALSE or \"auto\", not %s.",
                         if (length(decreasing) == 1L) deparse(decreasing)
-                        else describe_type(decreasing)), call)
+                        else describe_type(decreasing)), call, arg = "decreasing")
   }
   decreasing
 }

@@ -19,7 +19,11 @@
 #'   \eqn{2^{15}} that all the threads share. The pieces depend on the
 #'   problem's length alone, so the fit is the same to the bit on any
 #'   number of threads. [isoreg()] also uses them to sort runs of tied `x`
-#'   and to find its knots beside the fit.
+#'   and to find its knots beside the fit. Unset (`NULL`), it is that
+#'   default again. A value that is not a positive whole number is an error
+#'   of the call that reads it: every call but [isotonic()] on one vector of
+#'   fewer than \eqn{2^{16}} elements, which runs on one thread without
+#'   reading it.
 #' * `gpuiso.device`: the default of every `device` argument (`"auto"`).
 #' * `gpuiso.gpu_min_n`: the fewest elements in one call for which
 #'   `device = "auto"` takes the GPU, when there is one (default

@@ -6,7 +6,7 @@
 #' * with `interpolation = "constant"` (the default), the prediction at
 #'   \eqn{x} with \eqn{x_{j-1} < x \le x_j} is the fitted CDF at
 #'   \eqn{x_j}, the first fitted value at or above \eqn{x} (the
-#'   right-continuous step of [stats::as.stepfun()]);
+#'   left-continuous step of [stats::as.stepfun()] in \eqn{x});
 #' * with `interpolation = "linear"`, it is the mixture
 #'   \eqn{(1 - \lambda) F(\cdot \mid x_{j-1}) + \lambda F(\cdot \mid x_j)}
 #'   with \eqn{\lambda = (x - x_{j-1}) / (x_j - x_{j-1})}: the rule of

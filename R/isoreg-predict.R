@@ -2,8 +2,8 @@
 #'
 #' Evaluates the fitted monotone function at new `x`, by the rule that every
 #' fit of the package follows (see [prediction]): by default the
-#' right-continuous step function of `as.stepfun()`, so that
-#' `predict(fit, t)` equals `as.stepfun(fit)(t)`.
+#' left-continuous step function of `as.stepfun()` (steps closed on the
+#' right), so that `predict(fit, t)` equals `as.stepfun(fit)(t)`.
 #'
 #' @param object A fit from [isoreg()].
 #' @param newdata Numeric values of `x` at which to predict, or a data frame

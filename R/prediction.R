@@ -12,7 +12,7 @@
 #' * `interpolation = "constant"` (the default): between two knots the fit
 #'   takes its value at the next knot, so that at \eqn{t} with
 #'   \eqn{x_{i-1} < t \le x_i} the prediction is the fitted value at
-#'   \eqn{x_i}. This is the right-continuous step function of
+#'   \eqn{x_i}. This is the left-continuous step function of
 #'   [stats::as.stepfun()] on a [stats::isoreg()] fit (steps closed on the
 #'   right), and `predict(fit, t)` equals `as.stepfun(fit)(t)`.
 #' * `interpolation = "linear"`: between two knots the fit is interpolated
@@ -34,7 +34,7 @@
 #' * An argument that `predict()` does not know is an error that names it,
 #'   never silently ignored.
 #'
-#' @param interpolation `"constant"` (a right-continuous step function) or
+#' @param interpolation `"constant"` (a left-continuous step function) or
 #'   `"linear"`; see [prediction].
 #' @param out_of_bounds Below the first knot or above the last: `"clip"`
 #'   (the fit at the nearer end), `"na"` (`NA`) or `"error"`; see

@@ -86,22 +86,43 @@ SEXP ffi_isotonic_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
   return out;
 }
 
-/* options(name), its symbol installed once in *sym (the quick path reads
- * options on every call). */
-static SEXP option(SEXP *sym, const char *name)
+/* The package's options that the quick path reads, in one walk of the
+ * options list (R_NilValue where unset), none when neither the device's
+ * (gpuiso.device, gpuiso.gpu_min_n) nor the threads' is wanted:
+ * Rf_GetOption1() walks the list once per option, 0.15 us each on a
+ * session's list, and the device's default took two walks. */
+typedef struct {
+  SEXP device, gpu_min_n, threads;
+} quick_options;
+
+static quick_options read_options(int want_device, int want_threads)
 {
-  if (*sym == NULL) *sym = Rf_install(name);
-  return Rf_GetOption1(*sym);
+  static SEXP s_options = NULL, s_device, s_min_n, s_threads;
+  if (s_options == NULL) {
+    s_options = Rf_install(".Options");
+    s_device = Rf_install("gpuiso.device");
+    s_min_n = Rf_install("gpuiso.gpu_min_n");
+    s_threads = Rf_install("gpuiso.threads");
+  }
+  quick_options o = {R_NilValue, R_NilValue, R_NilValue};
+  if (!want_device && !want_threads) return o;
+  SEXP opt = Rf_findVarInFrame(R_BaseEnv, s_options);
+  if (TYPEOF(opt) != LISTSXP) return o;
+  for (; opt != R_NilValue; opt = CDR(opt)) {
+    SEXP tag = TAG(opt);
+    if (tag == s_device) o.device = CAR(opt);
+    else if (tag == s_min_n) o.gpu_min_n = CAR(opt);
+    else if (tag == s_threads) o.threads = CAR(opt);
+  }
+  return o;
 }
 
-/* options(gpuiso.threads) when it is a positive whole number, else 0 (the
- * R layer then says what is wrong with it). */
-static int option_threads(void)
+/* options(gpuiso.threads) (t) when it is a positive whole number, else 0:
+ * the R layer then says what is wrong with it, or, where it is unset,
+ * takes the default (default_threads()). */
+static int option_threads(SEXP t)
 {
-  static SEXP sym = NULL;
-  SEXP t = option(&sym, "gpuiso.threads");
-  if (Rf_isNull(t)) return 2;
-  if (Rf_xlength(t) != 1 || (TYPEOF(t) != INTSXP && TYPEOF(t) != REALSXP))
+  if (Rf_xlength(t) != 1 || OBJECT(t) || (TYPEOF(t) != INTSXP && TYPEOF(t) != REALSXP))
     return 0;
   double v = Rf_asReal(t);
   if (!(v >= 1.0) || v != floor(v)) return 0;
@@ -140,12 +161,10 @@ static int is_double_precision(SEXP p)
 
 /* device = "auto" stays on the CPU below options(gpuiso.gpu_min_n)
  * (gpu_min_n() of R/device.R, whose default gpu_min_n_default this
- * repeats): 1 if n is below it, 0 if not, -1 if the option is not a
+ * repeats), m the option: 1 if n is below it, 0 if not, -1 if it is not a
  * number that C can read as valid (the R layer then asks gpu_min_n()). */
-static int below_gpu_min_n(R_xlen_t n)
+static int below_gpu_min_n(R_xlen_t n, SEXP m)
 {
-  static SEXP sym = NULL;
-  SEXP m = option(&sym, "gpuiso.gpu_min_n");
   double v;
   if (Rf_isNull(m)) {
     v = 16384.0;
@@ -196,15 +215,17 @@ SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing, SEXP precision,
     return R_NilValue;
   R_xlen_t n = Rf_xlength(y);
   int is_auto = 0;
-  if (Rf_asLogical(device_missing) == TRUE) {
-    static SEXP sym = NULL;
-    device = option(&sym, "gpuiso.device");
+  int dev_default = Rf_asLogical(device_missing) == TRUE;
+  quick_options opt = read_options(dev_default || !is_string(device, "cpu"),
+                                   n >= GI_SPLIT_MIN);
+  if (dev_default) {
+    device = opt.device;
     if (has_attributes(device)) return R_NilValue;
     is_auto = Rf_isNull(device); /* the option unset: the default "auto" */
   }
   if (!is_string(device, "cpu")) {
     if (!is_auto && !is_string(device, "auto")) return R_NilValue;
-    int below = below_gpu_min_n(n);
+    int below = below_gpu_min_n(n, opt.gpu_min_n);
     if (below < 0) return Rf_ScalarLogical(FALSE);
     if (!below) return R_NilValue;
   }
@@ -213,8 +234,11 @@ SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing, SEXP precision,
     if (TYPEOF(w) != REALSXP || Rf_xlength(w) != n) return R_NilValue;
     wp = REAL(w);
   }
+  /* below GI_SPLIT_MIN one thread, and the option is not read (as
+   * documented): walking the options list for it cost a call of 1e3
+   * points 3 % where device = "cpu" was given */
   int nt = 1;
-  if (n >= GI_SPLIT_MIN && (nt = option_threads()) < 1)
+  if (n >= GI_SPLIT_MIN && (nt = option_threads(opt.threads)) < 1)
     return R_NilValue;
   int inside = 0;
   if (!gi_fit_inputs_ok(REAL(y), wp, (gi_idx) n, nt, &inside))

@@ -126,9 +126,29 @@ test_that("non-numeric input is an error naming the argument", {
   expect_input_error(predict(fit, "a"), "`newdata`.*numeric")
 })
 
-test_that("a bad thread option is a classed error", {
+test_that("a bad thread option is a classed error of the user's call", {
   expect_input_error(with_opts(list(gpuiso.threads = 0L), isotonic(1:3)), "gpuiso.threads")
   expect_input_error(with_opts(list(gpuiso.threads = "two"), isotonic(1:3)), "gpuiso.threads")
+  long <- as.double(rep(3:1, 30000))
+  for (bad in list(0, -1, 1.5, "abc", NA, c(1, 2), TRUE)) {
+    calls <- list(quote(isotonic(long)), quote(isotonic(c(3, 1, 2), groups = c(1, 1, 2))),
+                  quote(isotonic(matrix(c(3, 1, 2, 4), 2))), quote(isoreg(c(3, 1, 2))))
+    for (cl in calls) {
+      err <- expect_error(with_opts(list(gpuiso.threads = bad), eval(cl)),
+                          "`options\\(gpuiso.threads\\)` must be a positive whole number",
+                          class = "gpuiso_error_input")
+      expect_identical(conditionCall(err)[[1L]], cl[[1L]])
+    }
+    # one short vector runs on one thread and does not read it (documented)
+    expect_identical(with_opts(list(gpuiso.threads = bad), isotonic(c(3, 1, 2))), c(2, 2, 2))
+    expect_identical(with_opts(list(gpuiso.threads = bad), isotonic(c(3, 1, 2), c(1, 1, 2))),
+                     c(2, 2, 2))
+  }
+  # unset, the engine takes the default of the package's loading
+  expect_identical(with_opts(list(gpuiso.threads = NULL), gpuiso:::resolve_threads()),
+                   gpuiso:::default_threads())
+  expect_identical(with_opts(list(gpuiso.threads = NULL), isotonic(long, device = "cpu")),
+                   isotonic(long, device = "cpu"))
 })
 
 test_that("bins and breaks are whole numbers; an empty PIT sample is an error", {
@@ -196,7 +216,8 @@ test_that("the default threads are half the processors, 2 under R CMD check, or 
   expect_identical(dt(c("12", ""), procs = 16L), 12L)
   expect_identical(dt(c("12", "TRUE"), procs = 16L), 2L)
   expect_identical(dt(c("1", "TRUE"), procs = 16L), 1L)
-  for (bad in c("0", "-2", "2.5", "two", "NA")) {
+  expect_identical(dt(c(" 12 ", ""), procs = 16L), 12L)
+  for (bad in c("0", "-2", "2.5", "two", "NA", "Inf", "0x10", "1e3", "4abc")) {
     expect_warning(t <- dt(c(bad, ""), procs = 16L), "GPUISO_THREADS must be a positive whole number")
     expect_identical(t, 8L)
   }

@@ -98,6 +98,31 @@ test_that("the R layer's conditions share the C ones' classes and fields", {
   expect_identical(e$arg, "weights")
   e <- catch(with_opts(list(gpuiso.threads = 0L), isotonic(1:3)))
   expect_identical(class(e), gpuiso_class("input"))
+  # `arg` (and `position`, where the message names one) on the checks of
+  # every argument
+  fields <- list(
+    list(quote(isotonic(c(1, 2, 3), groups = c(1, NA, 2))), "groups", 2),
+    list(quote(isotonic(c(1, 2, 3), groups = 1:2)), "groups", NA),
+    list(quote(isotonic(c(1, 2, 3), groups = list(1, 2, 3))), "groups", NA),
+    list(quote(isotonic(c(1, 2), weights = 1:3)), "weights", NA),
+    list(quote(isotonic(matrix(1:4, 2), weights = 1:3)), "weights", NA),
+    list(quote(isotonic(c(1, 2), weights = c("a", "b"))), "weights", NA),
+    list(quote(isotonic("a")), "y", NA),
+    list(quote(isotonic(list(1))), "y", NA),
+    list(quote(isotonic(NULL)), "y", NA),
+    list(quote(isotonic_vjp(c(1, 2, 3), grad = 1:2)), "grad", NA),
+    list(quote(isotonic(1:3, decreasing = NA)), "decreasing", NA),
+    list(quote(isotonic(1:3, device = "tpu")), "device", NA),
+    list(quote(isotonic(1:3, precision = "half")), "precision", NA),
+    list(quote(isotonic(1:3, na.rm = NA)), "na.rm", NA),
+    list(quote(isoreg(1:3, 1:4)), "y", NA),
+    list(quote(isoreg(1:3, 1:3, weights = 1:2)), "weights", NA))
+  for (f in fields) {
+    e <- catch(eval(f[[1L]]))
+    expect_identical(class(e), gpuiso_class("input"))
+    expect_identical(e$arg, f[[2L]], label = deparse(f[[1L]]))
+    expect_identical(e$position, as.double(f[[3L]]), label = deparse(f[[1L]]))
+  }
 })
 
 # ---------------------------------------------------------------------------
