@@ -26,8 +26,11 @@
 #' \eqn{\sum w_i |y_i| / \sum w_i} (which matters only where the block's sum
 #' nearly cancels), for every finite `y` and every weight from the smallest
 #' subnormal (5e-324) to the largest double, in any mix. Blocks are decided
-#' on the exact comparison of their means, two means closer than
-#' \eqn{2^{-80}} relative counting as equal (and pooled). Problems whose
+#' by comparing their means on those sums, two means closer than
+#' \eqn{2^{-80}} relative counting as equal (and pooled): exactly, except
+#' where a block's sum nearly cancels, when means that differ by less than
+#' the sums' own error (about \eqn{2^{-100}} of \eqn{\sum w_i |y_i| / \sum
+#' w_i}) may be decided either way. Problems whose
 #' nonzero values or weights all lie in \eqn{[2^{-200}, 2^{200}]} (about
 #' 1e-60 to 1e60) take the fast pass; others are solved on values and
 #' weights scaled by powers of two (exact) or, when they span more than
