@@ -34,7 +34,9 @@ calibrate_multiclass <- function(scores, outcomes, weights, device, y_min, y_max
             names = c(outcome = names[["outcome"]], score = names[["score"]], group = "class"),
             row_names = NULL)
   fit <- fit_calibration(v, stats::na.fail, y_min, y_max, device, call, ecall)
-  structure(list(binary = fit, levels = lev, n = n, variables = names, call = call),
+  structure(list(binary = fit, levels = lev, n = n,
+                 nobs = if (is.null(weights)) n else sum(weights != 0),
+                 variables = names, call = call),
             class = "gpuiso_calibration_multiclass")
 }
 
@@ -63,11 +65,21 @@ class_columns <- function(s, lev, arg, call) {
 #'   class (named by the classes, or in their order); omitted, the scores
 #'   of the fit.
 #' @param ... Arguments of [predict.gpuiso_calibration()] for the curves
-#'   (`interpolation`, `out_of_bounds`); for `print()`, `fitted()` and
-#'   `nobs()` nothing: an argument is an error that names it.
+#'   (`interpolation`, `out_of_bounds`); for `plot()`, graphical parameters
+#'   and arguments of [plot.gpuiso_calibration()] (`interpolation`), given
+#'   to every panel; for `print()`, `summary()`, `fitted()` and `nobs()`
+#'   nothing: an argument is an error that names it.
+#' @param class For `plot()`, the classes to draw (labels or numbers; all
+#'   by default), a panel each.
+#' @param mfrow For `plot()`, the panels' layout as [par()] takes it;
+#'   `NULL` for a near-square grid.
 #' @return `predict()` and `fitted()`: a matrix of calibrated probabilities,
 #'   one row per score row and one column per class, rows summing to 1.
-#'   `nobs()`: the number of rows fitted. `print()`: `x`, invisibly.
+#'   `nobs()`: the number of rows of non-zero weight. `summary()`: the
+#'   summary of the one-vs-rest curves, a group per class (see
+#'   [summary.gpuiso_calibration()]). `print()` and `plot()`: `x`,
+#'   invisibly. `coef()`, `residuals()` and `logLik()` do not apply: each is
+#'   an error that says what to use instead.
 #' @export
 #' @examples
 #' set.seed(4)
@@ -118,8 +130,57 @@ fitted.gpuiso_calibration_multiclass <- function(object, ...) {
 #' @export
 nobs.gpuiso_calibration_multiclass <- function(object, ...) {
   check_dots(..., fn = "nobs()")
-  object$n
+  if (is.null(object$nobs)) object$n else object$nobs
 }
+
+#' @rdname predict.gpuiso_calibration_multiclass
+#' @export
+summary.gpuiso_calibration_multiclass <- function(object, ...) {
+  check_dots(..., fn = "summary()")
+  summary(object$binary)
+}
+
+#' @rdname predict.gpuiso_calibration_multiclass
+#' @export
+plot.gpuiso_calibration_multiclass <- function(x, class = NULL, ..., mfrow = NULL) {
+  call <- sys.call()
+  lev <- x$levels
+  if (is.null(class)) class <- lev
+  k <- if (is.numeric(class)) class else match(as.character(class), lev)
+  if (!length(k) || anyNA(k) || any(k < 1 | k > length(lev) | k != trunc(k))) {
+    abort_input(sprintf("`class` must name classes of the fit (%s), by label or number.",
+                        paste(encodeString(lev, quote = "\""), collapse = ", ")),
+                call, arg = "class")
+  }
+  if (is.null(mfrow)) mfrow <- grDevices::n2mfrow(length(k))
+  op <- graphics::par(mfrow = mfrow)
+  on.exit(graphics::par(op))
+  for (j in k) {
+    graphics::plot(x$binary, group = lev[[j]], main = sprintf("class %s", lev[[j]]), ...)
+  }
+  invisible(x)
+}
+
+#' @rdname predict.gpuiso_calibration_multiclass
+#' @export
+coef.gpuiso_calibration_multiclass <- function(object, ...) not_applicable(
+  "`coef()` does not apply to an isotonic calibration: its curves have no coefficients. ",
+  "Use `x$binary$curves` for the fitted scores and calibrated values of each class, or ",
+  "`predict()` to evaluate them.")
+
+#' @rdname predict.gpuiso_calibration_multiclass
+#' @export
+residuals.gpuiso_calibration_multiclass <- function(object, ...) not_applicable(
+  "`residuals()` does not apply to a multiclass calibration: its fit is a matrix of class ",
+  "probabilities. Compare `fitted()` with the classes' indicators, or use the one-vs-rest ",
+  "curves' residuals, `residuals(x$binary)`.")
+
+#' @rdname predict.gpuiso_calibration_multiclass
+#' @export
+logLik.gpuiso_calibration_multiclass <- function(object, ...) not_applicable(
+  "`logLik()` does not apply to an isotonic calibration: its curves are least-squares step ",
+  "functions, with no likelihood and no count of parameters. Score `predict()` on new data ",
+  "with a proper score instead.")
 
 #' @rdname predict.gpuiso_calibration_multiclass
 #' @export

@@ -5,15 +5,15 @@
 # level (`event_level` "second", as glm() takes the second level as the
 # success, or "first", as yardstick and probably do) and 0 at the other;
 # anything else is left to check_unit_interval(). NA stays NA.
-event_outcomes <- function(outcomes, event_level, call) {
+# `several_hint`: what to say to a factor of more levels (NULL: nothing).
+event_outcomes <- function(outcomes, event_level, call, several_hint = NULL) {
   if (!is.factor(outcomes)) return(outcomes)
   lev <- levels(outcomes)
   if (length(lev) != 2L) {
     abort_input(sprintf(paste0("`outcomes` must be a factor of two levels (the event and ",
                                "the other) here, not of %d%s."), length(lev),
-                        if (length(lev) > 2L)
-                          "; for several classes give `scores` as a matrix of one column per class"
-                        else ""), call)
+                        if (length(lev) > 2L && !is.null(several_hint))
+                          paste0("; ", several_hint) else ""), call, arg = "outcomes")
   }
   event <- if (event_level == "second") 2L else 1L
   as.numeric(unclass(outcomes) == event)

@@ -204,7 +204,8 @@ iso_calibrate <- function(scores, outcomes, weights = NULL, groups = NULL,
                                 else variable_name(substitute(groups), "group")),
               row_names = NULL)
   }
-  v$outcomes <- event_outcomes(v$outcomes, event_level, ecall)
+  v$outcomes <- event_outcomes(v$outcomes, event_level, ecall,
+                               "for several classes give `scores` as a matrix of one column per class")
   fit_calibration(v, na.action, y_min, y_max, device, call, ecall)
 }
 

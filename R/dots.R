@@ -62,7 +62,9 @@ renamed_args <- c(extrapolate = "out_of_bounds", newx = "newdata",
                   quantile = "quantiles", threshold = "thresholds")
 
 # Graphical parameters (par()) and the arguments of plot.default() and
-# title(), which plot methods pass on.
+# title(), which plot methods pass on; not `type`, which every method sets
+# for the lines it draws (passed on as well, it was base R's error
+# "formal argument matched by multiple actual arguments").
 graphics_args <- c(
   "adj", "ann", "ask", "bg", "bty", "cex", "cex.axis", "cex.lab", "cex.main",
   "cex.sub", "col", "col.axis", "col.lab", "col.main", "col.sub", "crt",
@@ -72,5 +74,5 @@ graphics_args <- c(
   "new", "oma", "omd", "omi", "page", "pch", "pin", "plt", "ps", "pty", "smo",
   "srt", "tck", "tcl", "usr", "xaxp", "xaxs", "xaxt", "xlog", "xpd", "yaxp",
   "yaxs", "yaxt", "ylbias", "ylog",
-  "type", "xlim", "ylim", "log", "main", "sub", "xlab", "ylab", "axes",
+  "xlim", "ylim", "log", "main", "sub", "xlab", "ylab", "axes",
   "frame.plot", "panel.first", "panel.last", "asp", "xgap.axis", "ygap.axis")

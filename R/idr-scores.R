@@ -257,7 +257,9 @@ qscore_values <- function(q, y, a, call) {
 #' @param main,xlab,ylab Titles and axis labels.
 #' @param col Fill colour of the bars.
 #' @param ... Passed to [graphics::hist()]: its arguments (`border`,
-#'   `labels`, ...) and graphical parameters; any other argument is an
+#'   `labels`, ...) but `freq`, `probability` and `plot` (the histogram is
+#'   always drawn, as densities, so that a calibrated forecast's bars lie
+#'   on the line at 1), and graphical parameters; any other argument is an
 #'   error.
 #' @return The `"histogram"` object, invisibly.
 #' @references
@@ -273,10 +275,13 @@ pit_hist <- function(pit, breaks = 10, main = "PIT histogram",
   call <- sys.call()
   check_hist_dots(...)
   v <- check_values_or_na(pit, "pit", call)
-  v <- v[!is.na(v)]
-  if (length(v) && (min(v) < 0 || max(v) > 1)) {
-    abort_input("`pit` must lie in [0, 1].", call)
+  out <- which(v < 0 | v > 1)
+  if (length(out)) {
+    abort_input(sprintf("`pit` must lie in [0, 1]: element %.0f is %s.", out[1L],
+                        format(v[out[1L]], digits = 15L)), call, arg = "pit",
+                position = as.double(out[1L]))
   }
+  v <- v[!is.na(v)]
   if (!length(v)) abort_input("`pit` must hold at least one value that is not NA.", call)
   check_whole_number(breaks, "breaks", call, 1, pit_hist_max_bins,
                      sprintf("a whole number of bins from 1 to %.0f", pit_hist_max_bins))

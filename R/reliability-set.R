@@ -14,7 +14,9 @@
 #' @param x,object A `"gpuiso_reliability_set"` object.
 #' @param digits Significant digits to print: a whole number from 1 to 22
 #'   (`NULL` for the default).
-#' @param i Which diagrams to keep, as for a list.
+#' @param i Which diagrams to keep, as for a list: names, positions
+#'   (negative ones drop) or a logical vector; at least one must be kept, and
+#'   an index that names no diagram is an error.
 #' @param ... For `plot()`, graphical parameters and arguments of
 #'   [plot.gpuiso_reliability()] (such as `lwd`), given to every panel;
 #'   anything else, and any argument to `print()` or `summary()`, is an
@@ -84,5 +86,20 @@ plot.gpuiso_reliability_set <- function(x, xlab = NULL, ylab = NULL, main = NULL
 #' @rdname summary.gpuiso_reliability_set
 #' @export
 `[.gpuiso_reliability_set` <- function(x, i) {
-  structure(unclass(x)[i], class = class(x))
+  call <- sys.call()
+  # as `[` on the list of diagrams, but every index must name one, and at
+  # least one is kept: a NULL diagram or an empty set could not be shown
+  bad <- if (is.object(i) && !is.factor(i)) 1L
+         else if (is.character(i) || is.factor(i)) which(!as.character(i) %in% names(x))
+         else if (is.numeric(i)) which(is.na(i) | abs(i) > length(x))
+         else if (is.logical(i)) if (length(i) > length(x)) length(x) + 1L else which(is.na(i))
+         else 1L
+  out <- if (!length(bad)) unclass(x)[if (is.factor(i)) as.character(i) else i]
+  if (length(bad) || !length(out) || any(vapply(out, is.null, TRUE))) {
+    abort_input(sprintf(paste0("`i` must select at least one of the %d diagrams (%s) by ",
+                               "name, position or a logical vector."),
+                        length(x), paste0("`", names(x), "`", collapse = ", ")),
+                call, arg = "i")
+  }
+  structure(out, class = class(x))
 }

@@ -93,7 +93,9 @@ reliability_diagram <- function(forecasts, outcomes,
   call <- sys.call()
   outcome_name <- variable_name(substitute(outcomes), NA_character_)
   forecast_name <- variable_name(substitute(forecasts), NA_character_)
-  outcomes <- event_outcomes(outcomes, check_event_level(event_level, call), call)
+  # checked before use: event_outcomes() reads it for factors only
+  event_level <- check_event_level(event_level, call)
+  outcomes <- event_outcomes(outcomes, event_level, call)
   cols <- forecast_columns(forecasts, call)
   several <- !is.null(cols)
   if (!several) cols <- stats::setNames(list(forecasts), forecast_name)

@@ -89,3 +89,50 @@ test_that("iso_calibrate() prints and summarises as before", {
   expect_snapshot(cran = TRUE, print(summary(cal)))
   expect_snapshot(cran = TRUE, print(iso_calibrate(s, o, groups = rep(c("a", "b"), 6), device = "cpu")))
 })
+
+test_that("multiclass fits have summary(), plot(), nobs() and clear errors", {
+  set.seed(4)
+  n <- 300
+  cls <- factor(sample(c("a", "b", "c"), n, TRUE))
+  raw <- matrix(runif(3 * n), n, dimnames = list(NULL, levels(cls)))
+  w <- c(0, 0, rep(1, n - 2))
+  cm <- iso_calibrate(raw, cls, weights = w)
+  # rows of non-zero weight, as for a binary fit
+  expect_equal(nobs(cm), n - 2)
+  expect_equal(nobs(iso_calibrate(raw, cls)), n)
+  s <- summary(cm)
+  expect_identical(s, summary(cm$binary))
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_invisible(plot(cm))
+  expect_identical(plot(cm, class = c("c", "a"), lwd = 2), cm)
+  expect_identical(plot(cm, class = 2, interpolation = "linear"), cm)
+  e <- function(expr, pattern) expect_error(expr, pattern, class = "gpuiso_error_input")
+  e(plot(cm, class = "z"), "`class` must name classes of the fit")
+  e(plot(cm, class = 4), "`class` must name classes")
+  e(plot(cm, type = "p"), "`type` is not an argument")
+  e(coef(cm), "`coef\\(\\)` does not apply")
+  e(residuals(cm), "`residuals\\(\\)` does not apply to a multiclass")
+  e(logLik(cm), "`logLik\\(\\)` does not apply")
+  e(summary(cm, digits = 3), "digits")
+})
+
+test_that("reliability_diagram() checks event_level whatever the outcomes", {
+  set.seed(1)
+  p <- runif(50)
+  y <- rbinom(50, 1, p)
+  for (ev in list("x", c("first", "second"), NA, 1)) {
+    expect_error(reliability_diagram(p, y, event_level = ev, band = "none"),
+                 "`event_level` must be one of", class = "gpuiso_error_input")
+  }
+  expect_identical(reliability_diagram(p, y, event_level = "first", band = "none")$curve,
+                   reliability_diagram(p, y, band = "none")$curve)
+  m <- cbind(a = runif(30), b = runif(30))
+  err <- expect_error(reliability_diagram(m, factor(sample(c("a", "b", "c"), 30, TRUE)),
+                                          band = "none"), class = "gpuiso_error_input")
+  expect_match(conditionMessage(err), "factor of two levels .* not of 3\\.$")
+  expect_identical(err$arg, "outcomes")
+  # the hint about class matrices is iso_calibrate()'s
+  expect_error(iso_calibrate(p[1:30], factor(sample(c("a", "b", "c"), 30, TRUE))),
+               "for several classes give `scores` as a matrix", class = "gpuiso_error_input")
+})

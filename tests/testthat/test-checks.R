@@ -160,6 +160,15 @@ test_that("bins and breaks are whole numbers; an empty PIT sample is an error", 
   expect_error(pit_hist(numeric(0)), "`pit` must hold at least one value",
                class = "gpuiso_error_input")
   expect_error(pit_hist(c(NA_real_, NA_real_)), "`pit` must hold", class = "gpuiso_error_input")
+  err <- expect_error(pit_hist(c(0.2, NA, 1.5, -1)), "`pit` must lie in \\[0, 1\\]: element 3 is 1.5",
+                      class = "gpuiso_error_input")
+  expect_identical(err$position, 3)
+  # hist()'s freq, probability and plot are the function's own choice
+  for (a in c("freq", "probability", "plot")) {
+    expect_error(do.call(pit_hist, stats::setNames(list(c(0.2, 0.5), TRUE), c("pit", a))),
+                 sprintf("`%s` is not an argument of `pit_hist\\(\\)`", a),
+                 class = "gpuiso_error_input")
+  }
   expect_error(pit_hist(p, breaks = -1), "`breaks` must be a whole number",
                class = "gpuiso_error_input")
   expect_error(pit_hist(p, breaks = Inf), "`breaks`", class = "gpuiso_error_input")

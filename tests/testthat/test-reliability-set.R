@@ -56,6 +56,25 @@ test_that("summary(), print() and plot() of a set", {
   expect_error(plot(r, mian = "m"), "Did you mean `main`", class = "gpuiso_error_input")
 })
 
+test_that("`[` keeps diagrams by name, position or logical, and nothing else", {
+  set.seed(1)
+  p <- runif(50)
+  y <- rbinom(50, 1, p)
+  rs <- reliability_diagram(data.frame(a = p, b = p^2), y, band = "none")
+  expect_identical(names(rs["b"]), "b")
+  expect_identical(names(rs[c(2, 1)]), c("b", "a"))
+  expect_identical(names(rs[-1]), "b")
+  expect_identical(names(rs[c(TRUE, FALSE)]), "a")
+  expect_identical(names(rs[factor("a")]), "a")
+  expect_s3_class(rs["a"], "gpuiso_reliability_set")
+  for (i in list("zz", 5, 0, NA, c(TRUE, FALSE, TRUE), c(FALSE, FALSE), -(1:2), list(1),
+                 c("a", "zz"))) {
+    err <- expect_error(rs[i], "`i` must select at least one of the 2 diagrams",
+                        class = "gpuiso_error_input")
+    expect_identical(err$arg, "i")
+  }
+})
+
 test_that("bad sets are errors that name the forecast", {
   y <- c(0, 1, 1)
   expect_error(reliability_diagram(data.frame(a = c(0.1, 0.5, 0.9), b = c(0.2, 1.5, 0.3)), y),
