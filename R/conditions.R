@@ -79,7 +79,9 @@ describe_type <- function(x) {
   if (is.null(x)) return("NULL")
   if (is.data.frame(x)) return("a data frame")
   if (is.factor(x)) return("a factor")
-  if (is.matrix(x)) return(paste("a", typeof(x), "matrix"))
+  if (is.matrix(x)) {
+    return(paste(if (typeof(x) == "integer") "an" else "a", typeof(x), "matrix"))
+  }
   if (is.list(x)) return("a list")
   # a Date, a POSIXct, a difftime: named by class, not by its storage
   if (is.object(x)) return(sprintf("an object of class \"%s\"", class(x)[1L]))

@@ -330,8 +330,7 @@ calibration_error <- function(forecasts, outcomes, bins = 10,
   if (!is.numeric(bins) || length(bins) != 1L || !is.finite(bins) || bins < 1 ||
       bins != round(bins)) {
     abort_input(sprintf("`bins` must be a whole number of at least 1, not %s.",
-                        if (is.numeric(bins) && length(bins) == 1L) describe_value(bins)
-                        else describe_type(bins)), call)
+                        describe_scalar(bins)), call, arg = "bins")
   }
   binning <- check_choice(binning, c("equal_width", "equal_mass"), "binning", call)
   n <- length(x)
