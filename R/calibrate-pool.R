@@ -17,12 +17,12 @@ check_unit_interval <- function(x, arg, call) {
 }
 
 # Group labels: one per score, none missing. Returns list(code, labels), the
-# codes numbering the labels in order of first appearance; NULL for no
-# groups.
+# codes numbering the labels in the order of a factor's levels (those that
+# occur), else of first appearance; NULL for no groups.
 check_labels <- function(groups, n, call) {
   if (is.null(groups)) return(NULL)
   g <- check_label_vector(groups, n, "scores", "score", call)
-  labels <- unique(g)
+  labels <- if (is.factor(groups)) intersect(levels(groups), g) else unique(g)
   list(code = match(g, labels), labels = as.character(labels))
 }
 

@@ -68,7 +68,9 @@
 #'   one per score, not all zero within a group. With a formula, evaluated
 #'   in `data` first.
 #' @param groups `NULL` for one curve, or one label per score: one curve per
-#'   distinct label. Every group needs at least two distinct scores.
+#'   distinct label, the curves in the order of a factor's levels (those
+#'   that occur), else of the labels' first appearance. Every group needs at
+#'   least two distinct scores.
 #' @param data With a formula: a data frame (or list, or environment) that
 #'   holds its variables. Not used without a formula.
 #' @param na.action What to do with observations that have a missing value:

@@ -136,3 +136,20 @@ test_that("reliability_diagram() checks event_level whatever the outcomes", {
   expect_error(iso_calibrate(p[1:30], factor(sample(c("a", "b", "c"), 30, TRUE))),
                "for several classes give `scores` as a matrix", class = "gpuiso_error_input")
 })
+
+test_that("groups come in the order of a factor's levels, else of first appearance", {
+  set.seed(2)
+  s <- runif(200)
+  y <- rbinom(200, 1, s)
+  g <- sample(1:5, 200, TRUE)
+  a <- iso_calibrate(s, y, groups = factor(g, levels = c(6, 5:1)))
+  b <- iso_calibrate(s, y, groups = g)
+  expect_identical(a$groups, as.character(5:1))
+  expect_identical(b$groups, as.character(unique(g)))
+  expect_identical(rownames(summary(a)$table), as.character(5:1))
+  # the same curves either way
+  expect_identical(fitted(a), fitted(b))
+  for (k in 1:5) {
+    expect_identical(predict(a, c(0.2, 0.7), groups = k), predict(b, c(0.2, 0.7), groups = k))
+  }
+})
