@@ -86,20 +86,14 @@ plot.gpuiso_reliability_set <- function(x, xlab = NULL, ylab = NULL, main = NULL
 #' @rdname summary.gpuiso_reliability_set
 #' @export
 `[.gpuiso_reliability_set` <- function(x, i) {
-  call <- sys.call()
-  # as `[` on the list of diagrams, but every index must name one, and at
-  # least one is kept: a NULL diagram or an empty set could not be shown
-  bad <- if (is.object(i) && !is.factor(i)) 1L
-         else if (is.character(i) || is.factor(i)) which(!as.character(i) %in% names(x))
-         else if (is.numeric(i)) which(is.na(i) | abs(i) > length(x))
-         else if (is.logical(i)) if (length(i) > length(x)) length(x) + 1L else which(is.na(i))
-         else 1L
-  out <- if (!length(bad)) unclass(x)[if (is.factor(i)) as.character(i) else i]
-  if (length(bad) || !length(out) || any(vapply(out, is.null, TRUE))) {
+  # `[` on the diagrams' positions, named: an index that names no diagram
+  # gives NA (an unusable one fails), and the set must keep at least one
+  pos <- tryCatch(stats::setNames(seq_along(x), names(x))[i], error = function(e) NA)
+  if (!length(pos) || anyNA(pos)) {
     abort_input(sprintf(paste0("`i` must select at least one of the %d diagrams (%s) by ",
                                "name, position or a logical vector."),
                         length(x), paste0("`", names(x), "`", collapse = ", ")),
-                call, arg = "i")
+                sys.call(), arg = "i")
   }
-  structure(out, class = class(x))
+  structure(unclass(x)[pos], class = class(x))
 }
