@@ -84,11 +84,10 @@ idrbag <- function(y, X, weights = NULL, newdata, b, p, replace = FALSE, grid = 
     pred <- tryCatch({
       fit <- idr(input$y[s], xs, weights = ws, device = device, groups = groups,
                  orders = orders, decreasing = decreasing)
-      # the names of the data, by which predict() finds the covariates (and
-      # by which errors name them: the fit of a decreasing covariate saw `xs`)
+      # the names of the data, by which predict() finds the covariate of a
+      # fit on one (and by which errors name it: the fit saw `xs`)
       fit$xname <- input$xname
       fit$yname <- input$yname
-      if (!several && !is.null(fit$spec)) fit$spec$cols <- input$xname
       if (inherits(fit, "gpuiso_idr_po")) predict(fit, newdata)
       else predict(fit, newdata, interpolation = interpolation)
     }, gpuiso_error = function(e) {

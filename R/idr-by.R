@@ -25,19 +25,21 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
                           lev[l], byname), ecall, arg = "by")
     }
   }
-  if (several || any(spec$sign < 0)) {
-    fits <- lapply(rows, function(r) {
-      s <- sub(r)
-      if (!several) s$x <- stats::setNames(data.frame(s$x), spec$cols)
-      idr_po(s, spec, thresholds, device, call, ecall)
-    })
+  if (several) {
+    fits <- lapply(rows, function(r) idr_po(sub(r), spec, thresholds, device, call, ecall))
   } else {
+    # a decreasing covariate: the batch on its negation, each fit turned back
+    flip <- spec$sign[1L] < 0
+    if (flip) input$x <- -input$x
     probs <- idr_by_problems(input, f, thresholds, ecall)
     dev <- resolve_device(device, length(probs$kcode), ecall,
                           min_n = gpu_min_n("gpuiso.idr_gpu_min_n", idr_gpu_min_n_default))
     res <- idr_batch_engine(probs, dev)
-    fits <- Map(function(r, p, b) idr_one_object(sub(r), p, b, call, ecall), rows,
-                probs$levels, res)
+    fits <- Map(function(r, p, b) {
+      fit <- idr_one_object(sub(r), p, b, call, ecall)
+      if (flip) idr_unnegate(fit) else fit
+    }, rows, probs$levels, res)
+    if (flip) input$x <- -input$x
   }
   names(fits) <- lev
   fit <- list(fits = fits, levels = lev, byname = byname, n = length(input$y),

@@ -22,8 +22,9 @@ print.gpuiso_idr <- function(x, ...) {
   cat(idr_title(x), "\n", sep = "")
   cat("Call: ", paste(deparse(x$call), collapse = "\n"), "\n\n", sep = "")
   cat(count_noun(x$n, "observation"), idr_na_note(x$na.action), "\n", sep = "")
-  cat(sprintf("%s of %s, %s of %s\n",
+  cat(sprintf("%s of %s%s, %s of %s\n",
               count_noun(length(x$x), "distinct value"), x$xname,
+              if (isTRUE(x$decreasing)) " (decreasing)" else "",
               count_noun(length(x$thresholds), "threshold"), x$yname))
   nb <- idr_nblocks(x)
   cat(sprintf("%s (%s per threshold on average); engine: %s\n",
@@ -42,6 +43,7 @@ summary.gpuiso_idr <- function(object, ...) {
     n = object$n, na.action = object$na.action,
     m = idr_npoints(object), K = length(object$thresholds),
     xrange = if (!is.data.frame(object$x)) range(object$x), order = object$order,
+    decreasing = isTRUE(object$decreasing) && !is.data.frame(object$x),
     trange = range(object$thresholds),
     blocks = sum(nb),
     blocks_per_threshold = stats::quantile(nb, c(0, 0.5, 1), names = FALSE),
@@ -83,8 +85,8 @@ print.summary.gpuiso_idr <- function(x, digits = max(3L, getOption("digits") - 3
   rows <- c(
     "Observations" = paste0(format(x$n, scientific = FALSE), idr_na_note(x$na.action)),
     "Covariate" = if (is.null(x$order)) {
-      sprintf("%s: %s, from %s to %s", x$xname, count_noun(x$m, "distinct value"),
-              f(x$xrange[1L]), f(x$xrange[2L]))
+      sprintf("%s: %s, from %s to %s%s", x$xname, count_noun(x$m, "distinct value"),
+              f(x$xrange[1L]), f(x$xrange[2L]), if (isTRUE(x$decreasing)) ", decreasing" else "")
     } else {
       sprintf("%s: %s under the order %s", x$xname, count_noun(x$m, "distinct point"),
               x$order)

@@ -280,18 +280,10 @@ idr_po_predict <- function(object, X, names, call) {
 
 # New covariate values for a fit on the partial order: a data frame (or
 # matrix, or list) with the fit's covariates as columns (for a fit from a
-# formula, the variables of its terms, evaluated as in the fit); for a fit
-# on one decreasing covariate, also what idr_newdata() takes. Returns
+# formula, the variables of its terms, evaluated as in the fit). Returns
 # list(x = a data frame of the covariates, NA allowed; names).
 idr_po_newdata <- function(newdata, fit, arg, call) {
   cols <- fit$spec$cols
-  if (length(cols) == 1L) {
-    # one (decreasing) covariate: new points in any form that a fit on one
-    # increasing covariate takes (a vector, a one-column data frame)
-    nd <- idr_newdata(newdata, list(xname = cols, terms = fit$terms), arg, call)
-    x <- check_values_or_na(nd$x, arg, call)
-    return(list(x = stats::setNames(data.frame(x), cols), names = nd$names))
-  }
   if (is.list(newdata) && !is.data.frame(newdata)) {
     newdata <- tryCatch(as.data.frame(newdata, optional = TRUE), error = function(e) {
       abort_input(sprintf("`%s` must be a data frame, a matrix or a list of columns of equal length.",

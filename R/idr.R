@@ -68,7 +68,8 @@
 #' \eqn{F(t_k \mid x)} on the block). The blocks of threshold \eqn{k}
 #' (1-based) are `ptr[k] + 1` to `ptr[k + 1]` (0-based offsets: `ptr[1]` is
 #' 0 and `ptr[K + 1]` the number of blocks in all). Within a threshold the
-#' values do not increase with the index; at a fixed point they do not
+#' values do not increase with the index (do not decrease, for a decreasing
+#' covariate); at a fixed point they do not
 #' decrease from one threshold to the next, and at the last threshold all
 #' are 1. Memory is the total number of blocks, typically tens to hundreds
 #' per threshold and never more than \eqn{K m} for \eqn{K} thresholds and
@@ -121,7 +122,8 @@
 #' covariates runs on the CPU; this path takes far more time than the
 #' one-covariate sweep (each threshold is a sequence of maximum flows), so
 #' a coarser `thresholds` grid is the way to bound it for large samples. A
-#' single decreasing covariate also takes this path.
+#' single decreasing covariate does not take this path: it is the
+#' one-covariate sweep on the negated values (see `decreasing`).
 #'
 #' @section Batches:
 #' With `by`, `idr()` fits one IDR per level of `by` (a station, a lead
@@ -185,7 +187,11 @@
 #'   a covariate is larger; `TRUE` when it tends to be smaller. One value
 #'   for all covariates, or one per covariate (named by them, or in their
 #'   order); the members of an `"sd"` or `"icx"` group share one, which
-#'   reverses the group's order (see *Several covariates*).
+#'   reverses the group's order (see *Several covariates*). On one
+#'   covariate, `decreasing = TRUE` is the fit on its negation (the same
+#'   sweep, as fast), returned on the covariate itself: `x` in increasing
+#'   order with CDFs that increase along it, the field `decreasing` `TRUE`,
+#'   and predictions by the rule of every fit ([prediction]).
 #' @param by `NULL`, or a vector of one level per observation (a factor,
 #'   station codes, ...): one IDR fit per level in one call (see *Batches*).
 #'   With a formula, `by` is evaluated in `data`, as `weights` is.
@@ -201,6 +207,7 @@
 #'   \item{thresholds}{the \eqn{K} thresholds, increasing.}
 #'   \item{ptr, start, value}{the blocks, as described above (`ptr` double of
 #'     length \eqn{K + 1}, `start` integer, `value` double).}
+#'   \item{decreasing}{(only for one decreasing covariate) `TRUE`.}
 #'   \item{n}{the number of observations used (after `na.action`).}
 #'   \item{yname, xname}{the names of the response and of the covariate:
 #'     from the formula, the column names, or the expressions passed as `y`
@@ -279,20 +286,49 @@ idr <- function(y, X, weights = NULL, thresholds = NULL,
     return(idr_by(input, spec, thresholds, device, call, ecall,
                   byname = if (is.name(call$by)) as.character(call$by) else "by"))
   }
-  if (is.data.frame(input$x) || any(spec$sign < 0)) {
-    # several covariates, or a decreasing one: the partial-order fit
-    if (!is.data.frame(input$x)) {
-      input$x <- stats::setNames(data.frame(input$x), cols)
-    }
-    return(idr_po(input, spec, thresholds, device, call, ecall))
-  }
+  # several covariates: the partial-order fit
+  if (is.data.frame(input$x)) return(idr_po(input, spec, thresholds, device, call, ecall))
+  # one decreasing covariate: the sweep on its negation, turned back
+  flip <- spec$sign[1L] < 0
+  if (flip) input$x <- -input$x
   prob <- idr_one_problem(input, thresholds, ecall)
   device <- resolve_device(device, length(prob$kcode), ecall,
                            min_n = gpu_min_n("gpuiso.idr_gpu_min_n",
                                              idr_gpu_min_n_default))
   res <- idr_engine(prob$xcode, prob$kcode, prob$wk, length(prob$xu),
                     length(prob$thresholds), device)
-  idr_one_object(input, prob, res, call, ecall)
+  fit <- idr_one_object(input, prob, res, call, ecall)
+  if (flip) idr_unnegate(fit) else fit
+}
+
+# The fit of a decreasing covariate from the fit on its negation: the
+# points in increasing order of the covariate again (the CDFs now increase
+# along them) and each threshold's blocks reversed, so that predictions
+# follow the rule of every fit (see [prediction]) on the covariate itself.
+idr_unnegate <- function(fit) {
+  m <- length(fit$x)
+  fit$x <- -rev(fit$x)
+  fit$weight <- rev(fit$weight)
+  fit$data$x <- -fit$data$x
+  nb <- length(fit$start)
+  if (nb > 0L) {
+    ptr <- fit$ptr
+    counts <- diff(ptr)
+    thr <- rep.int(seq_along(counts), counts)
+    # block b (1-based) covers the points [start[b], end[b]); it becomes
+    # [m - end[b], m - start[b]), at the mirror place of its threshold's list
+    end <- c(fit$start[-1L], 0L)
+    end[ptr[-1L][counts > 0]] <- m
+    pos <- ptr[thr] + ptr[thr + 1L] + 1 - seq_len(nb)
+    start <- integer(nb)
+    value <- numeric(nb)
+    start[pos] <- as.integer(m - end)
+    value[pos] <- fit$value
+    fit$start <- start
+    fit$value <- value
+  }
+  fit$decreasing <- TRUE
+  fit
 }
 
 # The problem of a fit on one covariate: the observations of positive
