@@ -88,7 +88,11 @@
 #' down, componentwise) or in the increasing convex order (`"icx"`: the
 #' partial sums of those sorted values, componentwise, each sum exact and
 #' rounded once, so that rounding never orders two ensembles against their
-#' exact sums); a decreasing covariate counts negated, and a decreasing
+#' exact sums. They are the sums of the binary values: where two sums are
+#' equal in decimals, the last bits decide, as 0.1 + 0.2 exceeds 0.3 in
+#' doubles, so that two ensembles may come out incomparable. Whole numbers,
+#' such as precipitation in tenths of a millimetre, sum exactly); a
+#' decreasing covariate counts negated, and a decreasing
 #' `"sd"` or `"icx"` group has its order reversed (\eqn{x} below \eqn{x'}
 #' where \eqn{x'} is below \eqn{x} in the group's order; under `"icx"`
 #' that is not the order of the negated values). Points equal in that order (an ensemble whose

@@ -126,10 +126,13 @@ test_that("a batch on the GPU equals the CPU's batch, over slabs that cut levels
   set.seed(23)
   blocks <- function(fit) lapply(fit$fits, function(g) list(g$ptr, g$start))
   values <- function(fit) lapply(fit$fits, function(g) g$value)
-  check <- function(y, x, by, w = NULL, thresholds = NULL, device = "gpu") {
+  check <- function(y, x, by, w = NULL, thresholds = NULL, device = "gpu",
+                    decreasing = FALSE) {
     x0 <- x; y0 <- y
-    g <- idr(y, x, weights = w, by = by, thresholds = thresholds, device = "gpu")
-    c <- idr(y, x, weights = w, by = by, thresholds = thresholds, device = "cpu")
+    g <- idr(y, x, weights = w, by = by, thresholds = thresholds, device = "gpu",
+             decreasing = decreasing)
+    c <- idr(y, x, weights = w, by = by, thresholds = thresholds, device = "cpu",
+             decreasing = decreasing)
     expect_identical(unique(vapply(g$fits, `[[`, "", "device")), device)
     # the GPU's blocks get their exact means: the CPU's fit, bit for bit
     expect_identical(blocks(g), blocks(c))
@@ -149,6 +152,8 @@ test_that("a batch on the GPU equals the CPU's batch, over slabs that cut levels
   check(y, x, st)
   check(y, x, st, w)
   check(y, x, st, thresholds = seq(0, 6, by = 0.25))
+  # a decreasing covariate: the batch on its negation, turned back
+  check(y, -x, st, w, decreasing = TRUE)
   # one level of 1.2e8 CDF values: its thresholds take two slabs, the
   # first shared with the small levels before it, the second with those after
   n1 <- 11000

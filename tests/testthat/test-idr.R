@@ -249,6 +249,11 @@ test_that("idr() on the GPU equals the CPU sweep and the per-threshold reference
   expect_identical(g$start, c$start)
   expect_identical(g$value, c$value)
   expect_identical(crps(predict(g), y), crps(predict(c), y))
+  # a decreasing covariate: the sweep on its negation, on the GPU too
+  g <- idr(y, -x, device = "gpu", decreasing = TRUE)
+  expect_identical(g$device, "gpu")
+  expect_identical(g[c("x", "ptr", "start", "value")],
+                   idr(y, -x, device = "cpu", decreasing = TRUE)[c("x", "ptr", "start", "value")])
   on.exit(full_device(FALSE), add = TRUE)
   full_device(TRUE)
   expect_error(idr(y, x, device = "gpu"), class = "gpuiso_error_device",
