@@ -75,3 +75,31 @@ lsget <- function(key) {
   l <- grep(paste0("^", key, ":"), lscpu, value = TRUE)
   if (length(l)) trimws(sub("^[^:]*:", "", l[1])) else "?"
 }
+
+# isodistrreg (Python) on y and covariates X (a vector or data frame), timed in its own
+# process by bench/idr_peer.py: its fit, then its CDFs at the thresholds `at` for the
+# training points and for the points `new` (same columns as X). `kind`: "comp" (X as
+# given: one column is the peer's total order), "sd" or "icx" (all columns one group).
+# Returns list(fit_s, predict_s, version, train, new) with the CDFs as matrices, or
+# list(error = message) when the run failed or ran past `timeout` seconds.
+run_idr_peer <- function(python, y, X, new, at, kind = "comp", timeout = 600,
+                         script = file.path(bench_dir, "idr_peer.py")) {
+  dir <- tempfile("idr-peer")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  utils::write.csv(data.frame(y = y, X), file.path(dir, "train.csv"), row.names = FALSE)
+  utils::write.csv(data.frame(new), file.path(dir, "new.csv"), row.names = FALSE)
+  utils::write.csv(data.frame(at = at), file.path(dir, "at.csv"), row.names = FALSE)
+  out <- suppressWarnings(system2(python, c(script, dir, kind), stdout = TRUE, stderr = TRUE,
+                                  timeout = timeout))
+  status <- attr(out, "status")
+  if (!is.null(status)) {
+    return(list(error = if (status == 124L) sprintf("stopped after %g s", timeout)
+                        else paste("failed:", utils::tail(out, 1L))))
+  }
+  v <- strsplit(utils::tail(out, 1L), " ")[[1L]]
+  cdfs <- as.matrix(utils::read.csv(file.path(dir, "peer.csv"), header = FALSE))
+  n <- length(y)
+  list(fit_s = as.numeric(v[1L]), predict_s = as.numeric(v[2L]), version = v[3L],
+       train = cdfs[seq_len(n), , drop = FALSE], new = cdfs[-seq_len(n), , drop = FALSE])
+}

@@ -17,6 +17,13 @@
 #     GPUISO_BENCH_DEVICES    engines of the batch rows, comma-separated (default cpu; gpu adds
 #                             the one-call batch on the GPU and, for comparison, one GPU call per level)
 #     GPUISO_BENCH_PARTS      which rows: covariates,ensembles,batch (default all three)
+#     GPUISO_BENCH_PEER_PYTHON  a Python with isodistrreg (0.6.0 needs Python >= 3.13, e.g. a
+#                             venv: python3.13 -m venv V && V/bin/pip install isodistrreg): adds
+#                             its rows, timed by bench/idr_peer.py in its own process on the same
+#                             data (default: none)
+#     GPUISO_BENCH_PEER_MAX   the largest n given to isodistrreg (default 1e3: it took 12 s on two
+#                             covariates there, and grows about as n^2.7)
+#     GPUISO_BENCH_PEER_TIMEOUT  seconds before its run is stopped (default 600)
 #
 # Data: covariates X uniform on [0, 1]^d (all distinct), y = sum(X) + N(0, 1) (all
 # distinct: n thresholds with "all"). Ensembles: a level mu ~ Gamma(2, 2) per case,
@@ -26,6 +33,11 @@
 #   predict + CRPS   predict() at 1,000 new points and crps() there (the 100-threshold fit)
 #   quadprog         quadprog::solve.QP on the covering pairs, one threshold, times 100 or n
 #                    (est.); its largest difference from gpuiso's CDF in the note
+#   isodistrreg      IDR(y, X) (every distinct y a threshold: it has no other choice), and
+#                    cdf_at() at the same 1,000 new points; its note gives the largest
+#                    difference from gpuiso's CDF at the quartiles of y, at the training
+#                    points and at the new ones (the peer stores CDFs in single precision and
+#                    solves several covariates iteratively, to a tolerance)
 #   batch            idr(y, x, by = level): L levels of m observations, one covariate; on the
 #                    GPU also "fit, a call per level": idr(device = "gpu") on each level in turn
 # Wall clock around the R call, one run each; the thread count from options(gpuiso.threads).
@@ -73,6 +85,26 @@ quadprog_one <- function(fit, y, X, t) {
   list(seconds = tm, diff = max(abs(sol - got)))
 }
 
+peer_python <- Sys.getenv("GPUISO_BENCH_PEER_PYTHON", "")
+peer_max <- env_num("GPUISO_BENCH_PEER_MAX", 1e3)
+
+# isodistrreg on the same data (bench/idr_peer.py, in its own process): its fit and
+# its prediction at `new`, and the largest differences from gpuiso's fit `f` at the
+# quartiles of y.
+peer_case <- function(case, y, X, new, kind, n, f) {
+  at <- stats::quantile(y, c(0.25, 0.5, 0.75), names = FALSE, type = 1)
+  r <- run_idr_peer(peer_python, y, X, new, at, kind,
+                    timeout = env_num("GPUISO_BENCH_PEER_TIMEOUT", 600))
+  if (!is.null(r$error)) return(add(case, n, "isodistrreg, fit", 1L, NA, r$error, "isodistrreg"))
+  dn <- max(abs(r$train - cdf(predict(f, X), at)))
+  dp <- max(abs(r$new - cdf(predict(f, new), at)))
+  add(case, n, "isodistrreg, fit", 1L, r$fit_s,
+      sprintf("isodistrreg %s, all thresholds; largest difference from gpuiso's CDF at the quartiles of y: %.1e at the training points, %.1e at the new ones",
+              r$version, dn, dp), "isodistrreg")
+  add(case, n, "isodistrreg, predict", 1L, r$predict_s, "cdf_at() at 1,000 new points, 3 thresholds",
+      "isodistrreg")
+}
+
 run_case <- function(case, y, X, orders, n, all_upto) {
   thr100 <- unique(stats::quantile(y, seq(0.01, 1, by = 0.01), names = FALSE, type = 1))
   for (k in threads) {
@@ -91,6 +123,8 @@ run_case <- function(case, y, X, orders, n, all_upto) {
     tp <- with_threads(k, tick(s <- crps(predict(f100, new), rep_len(y, 1000L))))
     add(case, n, "predict + CRPS", k, tp, "1,000 new points")
   }
+  if (nzchar(peer_python) && n <= peer_max)
+    peer_case(case, y, X, new, names(orders)[1L], n, if (n <= all_upto) fall else f100)
   if (have_qp && n <= 1000 && !is.null(f100$edges)) {
     q <- quadprog_one(f100, y, X, stats::median(y))
     add(case, n, "quadprog, 100 thr", 1L, 100 * q$seconds,

@@ -7,6 +7,13 @@
 #     GPUISO_LIB            library that holds gpuiso (default: the normal library paths)
 #     GPUISO_BENCH_N        comma-separated sizes (default 1e3,2e4,1e5)
 #     GPUISO_BENCH_COMMIT   commit label (default: `git rev-parse --short HEAD`)
+#     GPUISO_BENCH_PEER_PYTHON  a Python with isodistrreg (0.6.0 needs Python >= 3.13): adds
+#                           its fit at each size up to GPUISO_BENCH_PEER_MAX (default 5e4;
+#                           it stores an n x n CDF matrix and aborts at 1e5), timed by
+#                           bench/idr_peer.py in its own process on the same data, with the
+#                           largest difference of its CDFs at the quartiles of y from gpuiso's
+#                           (at the training points, and at 1,000 new points with
+#                           interpolation = "linear", the peer's rule)
 #
 # Data: x ~ U(0, 10), y ~ Gamma(shape = 1 + x / 2, rate = 1): all x and y distinct, so
 # the fit has n distinct covariate values and n thresholds (the hardest case for IDR:
@@ -32,6 +39,11 @@ lib_arg <- opt("--lib", Sys.getenv("GPUISO_LIB", ""))
 reference <- !("--no-reference" %in% args)
 lib_loc <- if (nzchar(lib_arg)) c(lib_arg, .libPaths()) else NULL
 suppressPackageStartupMessages(library(gpuiso, lib.loc = lib_loc))
+args_file <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+bench_dir <- if (length(args_file) == 1L) dirname(normalizePath(args_file)) else normalizePath("bench")
+source(file.path(bench_dir, "common.R"))
+peer_python <- Sys.getenv("GPUISO_BENCH_PEER_PYTHON", "")
+peer_max <- env_num("GPUISO_BENCH_PEER_MAX", 5e4)
 options(gpuiso.threads = 1L)
 
 sizes <- as.numeric(strsplit(Sys.getenv("GPUISO_BENCH_N", "1e3,2e4,1e5"), ",")[[1]])
@@ -52,10 +64,10 @@ timed <- function(expr_fn, reps) {
 }
 
 rows <- list()
-add <- function(n, task, seconds, blocks = NA, K = NA, dev = device) {
+add <- function(n, task, seconds, blocks = NA, K = NA, dev = device, note = "") {
   rows[[length(rows) + 1L]] <<- data.frame(
     n = n, device = dev, task = task, seconds = seconds, blocks = blocks,
-    thresholds = K, commit = commit, date = format(Sys.Date()))
+    thresholds = K, commit = commit, date = format(Sys.Date()), note = note)
 }
 
 for (n in sizes) {
@@ -73,6 +85,17 @@ for (n in sizes) {
   add(n, "total", f$seconds + p$seconds, nb, K)
   cat(sprintf("n = %g: fit %.3f s, predict + crps %.3f s, %.1f blocks per threshold\n",
               n, f$seconds, p$seconds, nb / K), file = stderr())
+  if (nzchar(peer_python) && n <= peer_max) {
+    at <- stats::quantile(y, c(0.25, 0.5, 0.75), names = FALSE, type = 1)
+    new <- stats::runif(1000, 0, 10)
+    r <- run_idr_peer(peer_python, y, x, new, at)
+    note <- if (!is.null(r$error)) r$error else
+      sprintf("isodistrreg %s; largest difference from gpuiso's CDF at the quartiles of y: %.1e at the training points, %.1e at 1,000 new points",
+              r$version, max(abs(r$train - cdf(predict(fit), at))),
+              max(abs(r$new - cdf(predict(fit, new, interpolation = "linear"), at))))
+    add(n, "fit, isodistrreg", if (is.null(r$error)) r$fit_s else NA, NA, K, "isodistrreg", note)
+    cat(sprintf("n = %g: isodistrreg fit %s s; %s\n", n, format(r$fit_s), note), file = stderr())
+  }
 }
 
 # isotonic() once per threshold, at n = 2e4
@@ -118,7 +141,7 @@ res <- do.call(rbind, rows)
 utils::write.csv(res, out_csv, row.names = FALSE)
 
 # markdown table
-main <- res[!grepl("reference", res$task), ]
+main <- res[!grepl("reference|isodistrreg", res$task), ]
 cat("| n | device | fit (s) | predict + CRPS (s) | total (s) | blocks per threshold |\n")
 cat("|---:|:---|---:|---:|---:|---:|\n")
 for (key in unique(paste(main$n, main$device))) {
@@ -128,6 +151,12 @@ for (key in unique(paste(main$n, main$device))) {
               format(r$n[1], big.mark = ",", scientific = FALSE), r$device[1],
               get("fit"), get("predict + crps"), get("total"), r$blocks[1] / r$thresholds[1]))
 }
+peer <- res[grepl("isodistrreg", res$task), ]
+for (i in seq_len(nrow(peer))) {
+  cat(sprintf("\nisodistrreg at n = %s: fit %.3f s (%s).", format(peer$n[i], big.mark = ","),
+              peer$seconds[i], peer$note[i]))
+}
+if (nrow(peer)) cat("\n")
 ref <- res[grepl("reference", res$task), ]
 if (nrow(ref)) {
   cat(sprintf("\nReference: %s at n = %s: %.2f s.\n", ref$task,

@@ -7,7 +7,8 @@
  * cycles through up to 256 different data sets (4e6 points in all), so
  * that the branch predictor cannot learn one; R's timing loops repeat one
  * data set, which a predictor partly learns at small n: GPUISO_BENCH_SETS=1
- * times that (any other number of sets likewise). From n = 65536 on, each
+ * times that (any other number of sets likewise). GPUISO_BENCH_CASES=wt
+ * (or noisy, incr, several joined by commas) runs only those rows. From n = 65536 on, each
  * call gets a fresh output vector, as R hands one. monotone's time includes what its R wrapper does in C terms:
  * the copies of x and w (.C duplicates them) and, for unit weights, a
  * vector of ones. Prints the best of 5 rounds of 2e7 / n calls.
@@ -37,7 +38,9 @@ int main(void)
   const double sizes[] = {1e3, 1e4, 1e5, 1e6};
   double check = 0.0;
   srand(1);
+  const char *cases = getenv("GPUISO_BENCH_CASES");
   for (int c = 0; c < 3; c++) {
+    if (cases != NULL && strstr(cases, name[c]) == NULL) continue;
     for (int s = 0; s < 4; s++) {
       gi_idx n = (gi_idx) sizes[s], off[2] = {0, n}, bad;
       int D = (int) (4e6 / n);
