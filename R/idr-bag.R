@@ -75,7 +75,10 @@ idrbag <- function(y, X, weights = NULL, newdata, b, p, replace = FALSE, grid = 
   used <- 0L
   for (r in seq_len(b)) {
     s <- sample.int(n, size, replace = replace)
-    xs <- if (several) input$x[s, , drop = FALSE] else input$x[s]
+    # one covariate as a column under its own name, by which idr() checks
+    # the names of `decreasing` and `groups` and predict() finds it
+    xs <- if (several) input$x[s, , drop = FALSE]
+          else stats::setNames(data.frame(input$x[s]), input$xname)
     ws <- input$w[s]
     # a subsample of weight zero has no fit: it is left out of the mean
     if (!is.null(ws) && !any(ws > 0)) next
@@ -84,8 +87,6 @@ idrbag <- function(y, X, weights = NULL, newdata, b, p, replace = FALSE, grid = 
     pred <- tryCatch({
       fit <- idr(input$y[s], xs, weights = ws, device = device, groups = groups,
                  orders = orders, decreasing = decreasing)
-      # the names of the data, by which predict() finds the covariate of a
-      # fit on one (and by which errors name it: the fit saw `xs`)
       fit$xname <- input$xname
       fit$yname <- input$yname
       if (inherits(fit, "gpuiso_idr_po")) predict(fit, newdata)

@@ -217,8 +217,9 @@ idr_by_predict <- function(object, newdata, code, names, call, extra) {
 #' @export
 print.gpuiso_idr_by <- function(x, ...) {
   check_dots(..., fn = "print()")
-  cat(sprintf("Isotonic distributional regression of %s on %s, by %s\n", x$yname, x$xname,
-              x$byname))
+  dec <- length(x$fits) && isTRUE(x$fits[[1L]]$decreasing)
+  cat(sprintf("Isotonic distributional regression of %s on %s%s, by %s\n", x$yname, x$xname,
+              if (dec) " (decreasing)" else "", x$byname))
   cat("Call: ", paste(deparse(x$call), collapse = "\n"), "\n\n", sep = "")
   nl <- vapply(x$fits, function(f) f$n, 0)
   cat(sprintf("%s of %s, %s%s\n", count_noun(length(x$fits), "fit"), x$byname,

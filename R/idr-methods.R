@@ -112,6 +112,7 @@ print.summary.gpuiso_idr <- function(x, digits = max(3L, getOption("digits") - 3
 #' `print()` and `summary()` describe a fit from [idr()]: its size, its
 #' blocks, the memory they take and the mean in-sample CRPS. The `stats`
 #' generics work where they have a meaning for a fitted distribution:
+#' `update()` refits with changed arguments or a changed formula,
 #' `nobs()` is the number of observations of positive weight,
 #' `fitted()` the in-sample predictive distributions (the same as
 #' `predict(object)`, padded with missing predictions under
@@ -127,7 +128,8 @@ print.summary.gpuiso_idr <- function(x, digits = max(3L, getOption("digits") - 3
 #'   number of blocks and their quantiles per threshold, the approximate
 #'   memory in bytes and the mean in-sample CRPS. `nobs()`: a number.
 #'   `fitted()`: predictions (see [predict.gpuiso_idr()]). `knots()`: a
-#'   numeric vector.
+#'   numeric vector. `update()`: the fit of the call with the changes given
+#'   (or the call, with `evaluate = FALSE`), as for an [lm()] fit.
 #' @name gpuiso_idr-methods
 #' @examples
 #' fit <- idr(Ozone ~ Temp, data = airquality)
@@ -137,6 +139,37 @@ print.summary.gpuiso_idr <- function(x, digits = max(3L, getOption("digits") - 3
 #' range(knots(fit))
 #' try(coef(fit))
 NULL
+
+#' @rdname gpuiso_idr-methods
+#' @param formula. For `update()` of a fit from a formula: the changes to it,
+#'   as [update.formula()] reads them (`. ~ . + Wind`).
+#' @param evaluate For `update()`: `TRUE` (the default) to fit the updated
+#'   call, `FALSE` to return it.
+#' @export
+update.gpuiso_idr <- function(object, formula., ..., evaluate = TRUE) {
+  call <- object$call
+  if (!missing(formula.)) {
+    # the formula of idr() is its argument `y` (update.default() would set
+    # an argument `formula`, which idr() does not have)
+    tt <- if (is.null(object$terms) && !is.null(object$fits)) object$fits[[1L]]$terms
+          else object$terms
+    if (is.null(tt)) {
+      abort_input(paste0("`formula.` updates a fit from a formula: this one was given ",
+                         "`y` and `X`, which can be changed by name instead."),
+                  sys.call(), arg = "formula.")
+    }
+    call$y <- stats::update.formula(stats::formula(tt), formula.)
+  }
+  extras <- match.call(expand.dots = FALSE)$...
+  if (length(extras) && (is.null(names(extras)) || any(!nzchar(names(extras))))) {
+    abort_input("The changes to the call must be named, as `weights = w`.", sys.call())
+  }
+  for (a in names(extras)) call[a] <- list(extras[[a]])
+  if (evaluate) eval(call, parent.frame()) else call
+}
+
+#' @export
+update.gpuiso_idr_by <- update.gpuiso_idr
 
 #' @rdname gpuiso_idr-methods
 #' @export

@@ -52,15 +52,20 @@ idr_po_spec <- function(cols, groups, orders, decreasing, call) {
                         paste(names(orders), "=", format(unname(orders)), collapse = ", ")),
                 call, arg = "orders")
   }
+  covs <- paste0("`", cols, "`", collapse = ", ")
   if (!is.logical(decreasing) || anyNA(decreasing) ||
       !length(decreasing) %in% c(1L, d)) {
-    abort_input(sprintf(paste0("`decreasing` must be TRUE or FALSE, or one of them for ",
-                               "each of the %.0f covariates."), d), call, arg = "decreasing")
+    abort_input(paste0("`decreasing` must be TRUE or FALSE",
+                       if (d > 1L) sprintf(", or one of them for each of the %.0f covariates (%s)",
+                                           d, covs), "."), call, arg = "decreasing")
   }
-  if (!is.null(names(decreasing)) && length(decreasing) == d) {
-    if (!setequal(names(decreasing), cols) || anyDuplicated(names(decreasing))) {
-      abort_input("The names of `decreasing` must be the covariates, each once.", call,
-                  arg = "decreasing")
+  # named: one value for each covariate (one name alone, which rep_len()
+  # would give every covariate, is not read as "this one only")
+  if (!is.null(names(decreasing))) {
+    if (length(decreasing) != d || anyDuplicated(names(decreasing)) ||
+        !setequal(names(decreasing), cols)) {
+      abort_input(sprintf("The names of `decreasing` must be the covariates (%s), each once.",
+                          covs), call, arg = "decreasing")
     }
     decreasing <- decreasing[cols]
   }

@@ -140,3 +140,28 @@ test_that("idr() prints and summarises as before", {
   expect_snapshot(cran = TRUE, print(fit))
   expect_snapshot(cran = TRUE, print(summary(fit)))
 })
+
+test_that("update() refits with changed arguments or a changed formula", {
+  fit <- idr(Ozone ~ Temp, data = aq)
+  both <- update(fit, . ~ . + Wind, decreasing = c(FALSE, TRUE))
+  expect_identical(both$value,
+                   idr(Ozone ~ Temp + Wind, data = aq, decreasing = c(FALSE, TRUE))$value)
+  expect_identical(update(fit, . ~ Wind, decreasing = TRUE)$value,
+                   idr(Ozone ~ Wind, data = aq, decreasing = TRUE)$value)
+  expect_identical(update(fit, thresholds = c(20, 60))$thresholds, c(20, 60, max(fit$data$y)))
+  cl <- update(fit, . ~ Wind, evaluate = FALSE)
+  expect_true(is.call(cl))
+  expect_identical(deparse(cl$y), "Ozone ~ Wind")
+  # a fit from vectors changes its arguments by name
+  f2 <- idr(aq$Ozone, aq$Temp)
+  expect_identical(update(f2, thresholds = 50)$thresholds, c(50, max(aq$Ozone, na.rm = TRUE)))
+  err <- expect_error(update(f2, . ~ Wind), class = "gpuiso_error_input")
+  expect_match(conditionMessage(err), "`formula.` updates a fit from a formula")
+  expect_error(update(fit, . ~ Wind, 3), "must be named", class = "gpuiso_error_input")
+  # batches too
+  st <- rep(1:2, length.out = nrow(aq))
+  fb <- idr(Ozone ~ Temp, data = cbind(aq, st = st), by = st)
+  fb2 <- update(fb, . ~ Wind)
+  expect_identical(fb2$fits[[1]]$value,
+                   idr(Ozone ~ Wind, data = cbind(aq, st = st), by = st)$fits[[1]]$value)
+})

@@ -379,7 +379,15 @@ test_that("bad orders, directions and new data are clear errors", {
   e(idr(y, X, groups = c(1, 1, 2)), "one order for each group", "orders")
   e(idr(y, X, orders = c(comp = 1, sd = 2)), "one order for each group", "orders")
   e(idr(y, X, decreasing = NA), "TRUE or FALSE", "decreasing")
-  e(idr(y, X, decreasing = c(TRUE, FALSE)), "TRUE or FALSE", "decreasing")
+  e(idr(y, X, decreasing = c(TRUE, FALSE)),
+    "TRUE or FALSE, or one of them for each of the 3 covariates \\(`a`, `b`, `c`\\)", "decreasing")
+  # a name alone is not recycled to every covariate, nor a partial set
+  e(idr(y, X, decreasing = c(b = TRUE)), "names of `decreasing` must be the covariates \\(`a`, `b`, `c`\\)",
+    "decreasing")
+  e(idr(y, X, decreasing = c(a = TRUE, b = FALSE, b = TRUE)), "names of `decreasing`", "decreasing")
+  e(idr(y, X$a, decreasing = c(TRUE, FALSE)), "^`decreasing` must be TRUE or FALSE\\.$", "decreasing")
+  expect_identical(idr(y, X, decreasing = c(c = FALSE, a = FALSE, b = TRUE))$value,
+                   idr(y, X, decreasing = c(FALSE, TRUE, FALSE))$value)
   e(idr(y, X, groups = c(1, 2, 2), orders = c(comp = 1, icx = 2),
         decreasing = c(FALSE, TRUE, FALSE)), "all increasing or all decreasing",
     "decreasing")
@@ -567,6 +575,19 @@ test_that("a fit on one decreasing covariate takes new points as one increasing 
   set.seed(2)
   p <- idrbag(aqc$Ozone, aqc$Wind, newdata = c(5, 10), b = 3, p = 0.5, decreasing = TRUE)
   expect_length(p, 2L)
+  # idrbag() knows the covariate by its own name (it checked against `xs`)
+  bag <- list(
+    function(...) idrbag(aqc$Ozone, aqc$Wind, newdata = c(5, 10), b = 3, p = 0.5, ...),
+    function(...) idrbag(aqc$Ozone, aqc["Wind"], newdata = c(5, 10), b = 3, p = 0.5, ...))
+  for (f in bag) {
+    set.seed(2)
+    expect_identical(cdf(f(decreasing = c(Wind = TRUE)), t), cdf(p, t))
+    set.seed(2)
+    expect_identical(cdf(f(decreasing = TRUE, groups = c(Wind = 1)), t), cdf(p, t))
+    err <- expect_error(f(decreasing = c(xs = TRUE)), class = "gpuiso_error_input")
+    expect_match(conditionMessage(err), "names of `decreasing` must be the covariates \\(`Wind`\\)")
+  }
+  expect_output(print(fb), "of Ozone on Wind \\(decreasing\\), by st")
   err <- expect_error(idrbag(aqc$Ozone, aqc$Wind, newdata = data.frame(q = 1, r = 2), b = 2,
                              p = 0.5, decreasing = TRUE), class = "gpuiso_error_input")
   expect_match(conditionMessage(err), "must have a column `Wind`, the covariate")
