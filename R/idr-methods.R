@@ -160,11 +160,14 @@ update.gpuiso_idr <- function(object, formula., ..., evaluate = TRUE) {
     }
     call$y <- stats::update.formula(stats::formula(tt), formula.)
   }
+  # the changes name arguments of idr(), in full
   extras <- match.call(expand.dots = FALSE)$...
-  if (length(extras) && (is.null(names(extras)) || any(!nzchar(names(extras))))) {
-    abort_input("The changes to the call must be named, as `weights = w`.", sys.call())
-  }
-  for (a in names(extras)) call[a] <- list(extras[[a]])
+  nm <- names(extras)
+  if (is.null(nm)) nm <- character(length(extras))
+  known <- names(formals(idr))
+  bad <- !nzchar(nm) | !nm %in% known
+  if (any(bad)) abort_unused(nm[bad], c(known, "formula.", "evaluate"), "update()", sys.call())
+  for (a in nm) call[a] <- list(extras[[a]])
   if (evaluate) eval(call, parent.frame()) else call
 }
 

@@ -157,7 +157,10 @@ test_that("update() refits with changed arguments or a changed formula", {
   expect_identical(update(f2, thresholds = 50)$thresholds, c(50, max(aq$Ozone, na.rm = TRUE)))
   err <- expect_error(update(f2, . ~ Wind), class = "gpuiso_error_input")
   expect_match(conditionMessage(err), "`formula.` updates a fit from a formula")
-  expect_error(update(fit, . ~ Wind, 3), "must be named", class = "gpuiso_error_input")
+  expect_error(update(fit, . ~ Wind, 3), "takes no further unnamed arguments",
+               class = "gpuiso_error_input")
+  expect_error(update(fit, thresh = 50), "`thresh` is not an argument of `update\\(\\)`. Did you mean `thresholds`",
+               class = "gpuiso_error_input")
   # batches too
   st <- rep(1:2, length.out = nrow(aq))
   fb <- idr(Ozone ~ Temp, data = cbind(aq, st = st), by = st)
