@@ -140,6 +140,10 @@ void gi_stop_status(gi_status status, gi_idx bad)
              "A result for problem %lld is beyond the range of doubles.", p);
   case GI_ERR_INTERRUPT:
     gi_abort_interrupt();
+  case GI_ERR_INVALID:
+    gi_abort("input", "y", (R_xlen_t) p,
+             "`y` must be finite: problem %lld holds a missing or infinite "
+             "value.", p);
   }
   gi_internal_error("unknown engine status");
 }

@@ -52,6 +52,28 @@ static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
   return fit;
 }
 
+/* The fit of one long problem with unit weights whose values are
+ * unchecked (gi_isotonic_long_unchecked()): NULL when one is NA, NaN or
+ * infinite, for the R layer to name it. Returns the fit, unprotected. */
+static SEXP fit_long_unchecked(SEXP y, int dec, int nt)
+{
+  R_xlen_t n = Rf_xlength(y);
+  SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
+  /* as fit_batch() does for one problem */
+  if (nt == 1)
+    gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
+  else
+    gi_prefault(REAL(fit), (size_t) n * sizeof(double), nt);
+  gi_begin_work();
+  gi_status r = gi_isotonic_long_unchecked(REAL(y), (gi_idx) n, dec, nt,
+                                           REAL(fit), NULL);
+  UNPROTECT(1);
+  if (r == GI_ERR_INVALID) return R_NilValue;
+  if (r != GI_OK) gi_stop_status(r, 0);
+  gi_check_stop();
+  return fit;
+}
+
 SEXP ffi_isotonic_fit(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
                       SEXP want_starts, SEXP threads)
 {
@@ -240,6 +262,10 @@ SEXP ffi_isotonic_quick(SEXP y, SEXP w, SEXP decreasing, SEXP precision,
   int nt = 1;
   if (n >= GI_SPLIT_MIN && (nt = option_threads(opt.threads)) < 1)
     return R_NilValue;
+  /* one long row without weights: its values are checked by the threads
+   * that fit it, piece by piece, not in a scan of their own */
+  if (wp == NULL && n >= GI_SPLIT_MIN)
+    return fit_long_unchecked(y, LOGICAL(decreasing)[0] == TRUE, nt);
   int inside = 0;
   if (!gi_fit_inputs_ok(REAL(y), wp, (gi_idx) n, nt, &inside))
     return R_NilValue;

@@ -44,7 +44,8 @@ typedef enum {
   GI_ERR_NOMEM = 1,       /* scratch memory could not be allocated */
   GI_ERR_ZERO_WEIGHT = 2, /* a problem whose weights are all zero */
   GI_ERR_OVERFLOW = 3,    /* a true result is beyond the range of doubles */
-  GI_ERR_INTERRUPT = 4    /* the user interrupted (gi_interrupted()) */
+  GI_ERR_INTERRUPT = 4,   /* the user interrupted (gi_interrupted()) */
+  GI_ERR_INVALID = 5      /* an unchecked value is NA, NaN or infinite */
 } gi_status;
 
 /* Interrupts. The host sets gi_interrupt_hook to a function that returns 1
@@ -80,6 +81,16 @@ gi_status gi_isotonic_batch_in_window(const double *y, const double *w,
                                       int decreasing, int nthreads,
                                       double *fit, unsigned char *starts,
                                       gi_idx *bad);
+
+/* One problem of n >= GI_SPLIT_MIN values with unit weights that nobody
+ * has checked: each piece (see below) is checked by the thread that fits
+ * it, just before, while it is in cache, instead of in a scan of its own
+ * that reads every value once more (a fifth of the time of an increasing
+ * row of 1e8 on one thread). GI_ERR_INVALID, and the fit undefined, when a
+ * value is NA, NaN or infinite; otherwise gi_isotonic_batch()'s result. */
+gi_status gi_isotonic_long_unchecked(const double *y, gi_idx n,
+                                     int decreasing, int nthreads,
+                                     double *fit, unsigned char *starts);
 
 /* Problems of this many elements or more are solved in pieces, 2^15
  * elements or so each, that the threads share (split.c); the pieces

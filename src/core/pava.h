@@ -258,7 +258,8 @@ gi_status gi_lockstep(const double *y, const double *w, const gi_idx *offsets,
 
 /* split.c: one problem of n >= GI_SPLIT_MIN elements (gi_core.h) solved in pieces on
  * up to nthreads threads (see there); the same status and result as
- * pava.c's one-thread solve of any problem. `inside` as in gi_stack. */
+ * pava.c's one-thread solve of any problem. `inside` as in gi_stack, or
+ * -1 for unit weights whose values are to be checked piece by piece. */
 #define GI_SPLIT_LOG2_PIECE 15
 gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
                          int decreasing, int nthreads, int inside,

@@ -89,20 +89,30 @@ static gi_idx slot_end(const slots *S, const piece *q, gi_idx j)
   return j + 1 < q->k0 ? slot_start(S, q, j + 1) : q->b;
 }
 
-/* The stack pass on every piece. */
+/* The stack pass on every piece. `inside` as in gi_stack, or
+ * GI_UNCHECKED: the values (unit weights) are first checked piece by
+ * piece (gi_isotonic_long_unchecked()). */
+#define GI_UNCHECKED (-1)
 static gi_status solve_pieces(const double *y, const double *w, piece *pc,
                               gi_idx P, double sy, double sw, const slots *S,
                               int nt, int inside)
 {
   int failed = 0; /* 1: memory, 2: interrupt */
+  int invalid = 0;
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(dynamic, 1) \
-  reduction(max:failed)
+  reduction(max:failed) reduction(|:invalid)
   for (gi_idx p = 0; p < P; p++) {
     piece *q = &pc[p];
     /* the master thread asks about interrupts between its pieces (a
      * piece is too short for the pass to ask); the others see its answer */
     if (gi_interrupted(q->b - q->a)) {
       failed = 2;
+      continue;
+    }
+    int in = inside;
+    if (inside == GI_UNCHECKED &&
+        !gi_fit_inputs_ok(y + q->a, NULL, q->b - q->a, 1, &in)) {
+      invalid = 1;
       continue;
     }
     gi_stack ws;
@@ -115,7 +125,7 @@ static gi_status solve_pieces(const double *y, const double *w, piece *pc,
     }
     ws.cap = q->b - q->a;
     ws.fixed = 1;
-    ws.inside = inside;
+    ws.inside = in;
     gi_idx k = gi_stack_pass(y + q->a, w == NULL ? NULL : w + q->a,
                              q->b - q->a, q->a, sy, sw, S->hi + q->a, &ws);
     if (k < 0) {
@@ -130,6 +140,7 @@ static gi_status solve_pieces(const double *y, const double *w, piece *pc,
     q->outside = ws.outside;
   }
   if (failed == 2 || gi_stop_requested()) return GI_ERR_INTERRUPT;
+  if (invalid) return GI_ERR_INVALID;
   return failed ? GI_ERR_NOMEM : GI_OK;
 }
 
@@ -420,7 +431,8 @@ gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
   st = attempt(y, w, n, pc, P, &S, sign, 1.0, nt, inside, fit, starts,
                &redo);
   if (st == GI_OK && redo == 1) {
-    /* outside the window: values and weights scaled by powers of two */
+    /* outside the window (every value checked by now): values and
+     * weights scaled by powers of two */
     int ylo, yhi, wlo = 0, whi = 0;
     gi_exponent_range(y, n, &ylo, &yhi);
     if (weighted) gi_exponent_range(w, n, &wlo, &whi);
@@ -438,4 +450,12 @@ done:
   if (st == GI_OK && redo == 2)
     st = gi_pava_wide(y, w, n, decreasing, fit, starts);
   return st;
+}
+
+gi_status gi_isotonic_long_unchecked(const double *y, gi_idx n,
+                                     int decreasing, int nthreads,
+                                     double *fit, unsigned char *starts)
+{
+  return gi_solve_split(y, NULL, n, decreasing, gi_threads_cap(nthreads),
+                        GI_UNCHECKED, fit, starts);
 }

@@ -12,6 +12,29 @@ test_that("non-finite values in y are errors naming `y` and the position", {
   # the first bad one is reported
   expect_input_error(isotonic(c(0, 1, Inf, NA, NaN)), "element 3 is Inf")
   expect_input_error(isotonic(c(rep(0, 1e5), NA)), "element 100001 is NA")
+  # a long row without weights is checked piece by piece by the threads that
+  # fit it: a bad value in any piece (first, middle, last, a piece's first
+  # or last element) is still found and named, on 1 or 2 threads, both ways
+  n <- 3 * 2^15 + 7 # three pieces
+  for (at in c(1, 32769, 65540, n - 1, n)) for (bad in c(NA, NaN, Inf, -Inf)) {
+    y <- seq_len(n) / n
+    y[at] <- bad
+    for (k in 1:2) for (dec in c(FALSE, TRUE)) {
+      with_threads(k, expect_input_error(isotonic(y, decreasing = dec, device = "cpu"),
+                                          sprintf("element %d is %s", at, format(bad))))
+    }
+  }
+  # and its fits are those of the path that scans first (groups = takes it),
+  # also where a piece holds values outside the window of the fast pass
+  set.seed(3)
+  y <- cumsum(rnorm(n))
+  for (yy in list(y, replace(y, c(5, 40000), c(1e300, -1e-300)), -abs(y) * 2^-600)) {
+    for (k in 1:2) for (dec in c(FALSE, TRUE)) {
+      with_threads(k, expect_identical(
+        isotonic(yy, decreasing = dec, device = "cpu"),
+        isotonic(yy, decreasing = dec, groups = rep(1L, n), device = "cpu")))
+    }
+  }
   # matrices: the element as [row, column]
   m <- matrix(1, 3, 4); m[2, 3] <- NaN
   expect_input_error(isotonic(m), "`y`.*element \\[2, 3\\] is NaN")

@@ -41,6 +41,10 @@ test_that("each engine status becomes its kind of condition, naming the problem"
   expect_identical(conditionMessage(e),
                    "A result for problem 3 is beyond the range of doubles.")
   expect_identical(e$position, 3)
+  e <- catch(.Call(gpuiso:::ffi_stop_status, 5L, 1))
+  expect_identical(class(e), gpuiso_class("input"))
+  expect_identical(e$arg, "y")
+  expect_match(conditionMessage(e), "`y` must be finite: problem 2 holds a missing or infinite value")
   e <- catch(.Call(gpuiso:::ffi_stop_status, 4L, 0))
   expect_identical(class(e), c("interrupt", "condition"))
   expect_null(.Call(gpuiso:::ffi_stop_status, 0L, 0))
