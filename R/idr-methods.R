@@ -43,7 +43,7 @@ summary.gpuiso_idr <- function(object, ...) {
     n = object$n, na.action = object$na.action,
     m = idr_npoints(object), K = length(object$thresholds),
     xrange = if (!is.data.frame(object$x)) range(object$x), order = object$order,
-    decreasing = isTRUE(object$decreasing) && !is.data.frame(object$x),
+    decreasing = isTRUE(object$decreasing),
     trange = range(object$thresholds),
     blocks = sum(nb),
     blocks_per_threshold = stats::quantile(nb, c(0, 0.5, 1), names = FALSE),

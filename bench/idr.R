@@ -94,7 +94,7 @@ for (n in sizes) {
               r$version, max(abs(r$train - cdf(predict(fit), at))),
               max(abs(r$new - cdf(predict(fit, new, interpolation = "linear"), at))))
     add(n, "fit, isodistrreg", if (is.null(r$error)) r$fit_s else NA, NA, K, "isodistrreg", note)
-    cat(sprintf("n = %g: isodistrreg fit %s s; %s\n", n, format(r$fit_s), note), file = stderr())
+    cat(sprintf("n = %g: isodistrreg: %s\n", n, note), file = stderr())
   }
 }
 

@@ -2,7 +2,8 @@
 
 Usage: python bench/idr_peer.py DIR KIND
   DIR holds train.csv (column y, then the covariates) and new.csv (the covariates of the
-  points to predict at), both written by bench/idr-multi.R; KIND is the order of the
+  points to predict at), both written by run_idr_peer() of bench/common.R (for
+  bench/idr.R and bench/idr-multi.R); KIND is the order of the
   covariates: "comp" (componentwise), "sd" or "icx" (all columns one ensemble group).
 Writes DIR/peer.csv: the CDF of the training points and of the new points at
 DIR/at.csv's thresholds (one row per point), and prints one line

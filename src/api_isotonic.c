@@ -20,22 +20,28 @@ static gi_idx piece_end(const gi_idx *off, gi_idx nprob, gi_idx b0)
 /* The fit of a batch, piece by piece; `st` is NULL or a raw vector for the
  * block-start flags; `inside`: the inputs were found inside the window of
  * the fast passes (gi_fit_inputs_ok()). Returns the fit, unprotected. */
-static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
-                      gi_idx nprob, int dec, int nt, int inside, SEXP st)
+/* A fresh fit of n values for nprob problems on nt threads, unprotected.
+ * One problem on one thread: huge pages save it most of its page faults.
+ * One problem in pieces on threads: the threads fault the pages in first,
+ * a huge page each (gi_prefault()), as threads that share a fresh huge
+ * page wait on each other; on increasing data, where the fit is most of
+ * the memory the pass writes, 1e8 elements on 16 threads took 40 ms so and
+ * 55-64 without (bench/split-scaling-RESULTS.md). Batches are left to
+ * ordinary pages. */
+static SEXP alloc_fit(R_xlen_t n, gi_idx nprob, int nt)
 {
-  R_xlen_t n = Rf_xlength(y);
-  SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
-  /* One problem on one thread: huge pages save it most of its page
-   * faults. One problem in pieces on threads: the threads fault the pages
-   * in first, a huge page each (gi_prefault()), as threads that share a
-   * fresh huge page wait on each other; on increasing data, where the fit
-   * is most of the memory the pass writes, 1e8 elements on 16 threads took
-   * 40 ms so and 55-64 without (bench/split-scaling-RESULTS.md). Batches are
-   * left to ordinary pages. */
+  SEXP fit = Rf_allocVector(REALSXP, n);
   if (nprob == 1 && (nt == 1 || n < GI_SPLIT_MIN))
     gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
   else if (nprob == 1)
     gi_prefault(REAL(fit), (size_t) n * sizeof(double), nt);
+  return fit;
+}
+
+static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
+                      gi_idx nprob, int dec, int nt, int inside, SEXP st)
+{
+  SEXP fit = PROTECT(alloc_fit(Rf_xlength(y), nprob, nt));
   unsigned char *stp = Rf_isNull(st) ? NULL : RAW(st);
   gi_begin_work();
   for (gi_idx b0 = 0, b1; b0 < nprob; b0 = b1) {
@@ -58,19 +64,17 @@ static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
 static SEXP fit_long_unchecked(SEXP y, int dec, int nt)
 {
   R_xlen_t n = Rf_xlength(y);
-  SEXP fit = PROTECT(Rf_allocVector(REALSXP, n));
-  /* as fit_batch() does for one problem */
-  if (nt == 1)
-    gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
-  else
-    gi_prefault(REAL(fit), (size_t) n * sizeof(double), nt);
+  SEXP fit = PROTECT(alloc_fit(n, 1, nt));
   gi_begin_work();
   gi_status r = gi_isotonic_long_unchecked(REAL(y), (gi_idx) n, dec, nt,
                                            REAL(fit), NULL);
-  UNPROTECT(1);
-  if (r == GI_ERR_INVALID) return R_NilValue;
+  if (r == GI_ERR_INVALID) {
+    UNPROTECT(1);
+    return R_NilValue;
+  }
   if (r != GI_OK) gi_stop_status(r, 0);
   gi_check_stop();
+  UNPROTECT(1);
   return fit;
 }
 
