@@ -158,6 +158,35 @@ static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
   return geq;
 }
 
+/* gi_pools() for an upper block of one point of weight cw > 0 and value
+ * v (sums chi + clo = cw v exactly, and cw): the lower block's mean is
+ * >= v exactly when ts + tl >= v (tw + twl), so the filter compares ts
+ * with v tw, which waits on no product of cw. Outside its band, 2^-29 of
+ * |ts|, it decides as gi_pools() does (both are exact there: the lo parts
+ * move each side by at most 2^-32 of it, the rounding of v tw by 2^-53,
+ * and where |v tw| > 2 |ts| the difference is over half of |v tw|);
+ * inside, the same full test, so the two agree on every input. */
+static GI_ALWAYS_INLINE int gi_pools_point(double ts, const double *tl,
+                                           double tw, const double *twl,
+                                           double v, double chi, double clo,
+                                           double cw, int *overflow)
+{
+  double p = v * tw, d = ts - p;
+  double tol = 0x1p-29 * fabs(ts);
+  if (ts < p) {
+    if (p - ts > tol) return 0;
+  } else if (d > tol) {
+    return 1;
+  }
+  int geq = gi_sums_geq(ts, *tl, tw, twl != NULL ? *twl : 0.0, chi, clo, cw,
+                        0.0);
+  if (geq < 0) {
+    *overflow = 1;
+    geq = ts * cw - chi * tw >= 0;
+  }
+  return geq;
+}
+
 /* m into fit[a..end), two at a time where SSE2 stores pairs: the loop
  * that writes a fit's blocks runs once per element, and a pair store
  * halves its instructions. */
