@@ -42,7 +42,9 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
     if (flip) input$x <- -input$x
   }
   names(fits) <- lev
-  fit <- list(fits = fits, levels = lev, byname = byname, n = length(input$y),
+  fit <- list(fits = fits, levels = lev,
+              by_values = if (!is.factor(input$by)) sort(unique(input$by)),
+              byname = byname, n = length(input$y),
               yname = input$yname, xname = input$xname, call = call,
               data = list(x = input$x, y = input$y, by = f, names = input$names))
   fit$na.action <- input$na.action
@@ -71,7 +73,27 @@ idr_batch_engine <- function(probs, device) {
 idr_by_factor <- function(by) {
   if (is.factor(by)) return(droplevels(by))
   u <- sort(unique(by))
-  structure(match(by, u), levels = as.character(u), class = "factor")
+  structure(match(by, u), levels = idr_by_labels(u), class = "factor")
+}
+
+# Labels of distinct level values: as.character(), which keeps 15
+# significant digits, unless that makes two of them alike (0.3 and
+# 0.1 + 0.2), then 17, which tells any two doubles apart.
+idr_by_labels <- function(u) {
+  lab <- as.character(u)
+  if (is.double(u) && anyDuplicated(lab)) lab <- formatC(u, digits = 17L, format = "g")
+  lab
+}
+
+# The level of each new point of a batch fit: numbers, dates and other
+# values of a fit's non-factor `by` are matched by value (an integer 100000
+# finds the level 1e5), strings and factors by their labels.
+idr_by_codes <- function(object, by) {
+  u <- object$by_values
+  if (!is.null(u) && !is.character(by) && !is.factor(by) && !is.character(u)) {
+    return(match(by, u))
+  }
+  match(as.character(by), object$levels)
 }
 
 # v cut into L pieces by the sorted codes `code` (1..L, one per element of
@@ -130,11 +152,15 @@ idr_by_problems <- function(input, f, thresholds, call) {
 #' @param by For a batch fit (`idr(..., by = )`): the level of each new
 #'   point, or `NULL` to take it from the column of `newdata` named like the
 #'   fit's `by` (an unknown level is an error, a missing one gives a missing
-#'   prediction).
+#'   prediction). Levels are matched by value where the fit's `by` was
+#'   numeric, a date or logical (an integer `100000L` finds the level
+#'   `1e5`), and by their labels (`fit$levels`) where it was a factor or
+#'   character, or where the new levels are strings.
 #' @export
 predict.gpuiso_idr_by <- function(object, newdata = NULL, by = NULL, data = NULL, ...) {
   call <- sys.call()
-  newdata <- idr_newdata_arg(newdata, data, call)$newdata
+  nd <- idr_newdata_arg(newdata, data, call)
+  newdata <- idr_list_as_frame(nd$newdata, nd$arg, call)
   if (is.null(newdata)) {
     if (!is.null(by)) {
       abort_input("`by` goes with `newdata`: the in-sample predictions have their levels.",
@@ -159,7 +185,7 @@ predict.gpuiso_idr_by <- function(object, newdata = NULL, by = NULL, data = NULL
     abort_input(sprintf("`by` must give one level per new point (%.0f), not %.0f.", q,
                         length(by)), call, arg = "by")
   }
-  code <- match(as.character(by), object$levels)
+  code <- idr_by_codes(object, by)
   bad <- which(is.na(code) & !is.na(by))
   if (length(bad)) {
     abort_input(sprintf(paste0("`by` has a level that the fit does not know: element %.0f is ",
@@ -193,7 +219,8 @@ idr_by_predict <- function(object, newdata, code, names, call, extra) {
       # in sample: each fit's own observations, in the order of the data
       do.call(predict, c(list(fit), extra))
     } else {
-      do.call(predict, c(list(fit, nd), extra))
+      tryCatch(do.call(predict, c(list(fit, nd), extra)),
+               gpuiso_error_input = function(e) idr_by_reraise(e, r, call))
     })
     parts[[length(parts) + 1L]] <- pl$fit
     part[r] <- length(parts)
@@ -212,6 +239,21 @@ idr_by_predict <- function(object, newdata, code, names, call, extra) {
   head <- list(yname = object$yname, xname = object$xname,
                thresholds = if (length(t)) range(t) else c(0, 1))
   new_idr_pred(head, x, j, lambda, names, parts, part)
+}
+
+# An input error of one level's predictions raised again as the user's:
+# with their call, and, for an error about a new point, its position among
+# all new points (the level's predict() counts within its own, rows r).
+idr_by_reraise <- function(e, r, call) {
+  e$call <- call
+  p <- e$position
+  if (is.character(e$arg) && grepl("^(newdata|data)($|[$[])", e$arg[1L]) &&
+      is.numeric(p) && length(p) == 1L && !is.na(p) && p >= 1 && p <= length(r)) {
+    e$message <- sub(sprintf("element %.0f(?![0-9])", p), sprintf("element %.0f", r[p]),
+                     e$message, perl = TRUE)
+    e$position <- r[p]
+  }
+  stop(e)
 }
 
 #' @export

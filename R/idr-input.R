@@ -37,7 +37,8 @@ idr_formula_input <- function(mcall, formula, na.action, env, call) {
                                "left-hand side, as in `Ozone ~ Temp`."),
                         deparse1(formula)), call)
   }
-  labels <- attr(tt, "term.labels")
+  # a non-syntactic name is a term `t 2m` of the column t 2m
+  labels <- sub("^`(.*)`$", "\\1", attr(tt, "term.labels"))
   if (!length(labels) || !all(labels %in% names(frame)) ||
       length(attr(tt, "variables")) != length(labels) + 2L ||
       !is.null(attr(tt, "offset"))) {
@@ -270,13 +271,7 @@ observation_names <- function(v) {
 # otherwise the column named like the covariate is taken, or the only one.
 # Returns list(x = plain doubles with NA allowed, names).
 idr_newdata <- function(newdata, fit, arg, call) {
-  if (is.list(newdata) && !is.data.frame(newdata)) {
-    newdata <- tryCatch(as.data.frame(newdata, optional = TRUE),
-                        error = function(e) {
-      abort_input(sprintf("`%s` must be a data frame, a list of columns of equal length or a numeric vector.",
-                          arg), call)
-    })
-  }
+  newdata <- idr_list_as_frame(newdata, arg, call)
   names <- observation_names(newdata)
   if (is.data.frame(newdata) || is.matrix(newdata)) {
     x <- idr_newdata_column(newdata, fit, arg, call)

@@ -289,12 +289,8 @@ idr_po_predict <- function(object, X, names, call) {
 # list(x = a data frame of the covariates, NA allowed; names).
 idr_po_newdata <- function(newdata, fit, arg, call) {
   cols <- fit$spec$cols
-  if (is.list(newdata) && !is.data.frame(newdata)) {
-    newdata <- tryCatch(as.data.frame(newdata, optional = TRUE), error = function(e) {
-      abort_input(sprintf("`%s` must be a data frame, a matrix or a list of columns of equal length.",
-                          arg), call)
-    })
-  }
+  newdata <- idr_list_as_frame(newdata, arg, call,
+                               "a data frame, a matrix or a list of columns of equal length")
   if (!is.data.frame(newdata) && !is.matrix(newdata)) {
     abort_input(sprintf(paste0("`%s` must be a data frame or a matrix with the fit's ",
                                "covariates (%s) as columns, not %s."),

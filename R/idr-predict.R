@@ -110,6 +110,16 @@ idr_newdata_arg <- function(newdata, data, call) {
   list(newdata = data, arg = "data")
 }
 
+# A list of columns given as new covariate values, as a data frame (other
+# values unchanged); `arg` names the argument in the error.
+idr_list_as_frame <- function(newdata, arg, call,
+                              what = "a data frame, a list of columns of equal length or a numeric vector") {
+  if (!is.list(newdata) || is.data.frame(newdata)) return(newdata)
+  tryCatch(as.data.frame(newdata, optional = TRUE), error = function(e) {
+    abort_input(sprintf("`%s` must be %s.", arg, what), call)
+  })
+}
+
 # Predictions: each the fitted CDF at 0-based point j of `fit` (mixed with
 # the next point's by lambda), or, for a batch (idr(..., by =)), of fit
 # parts[[part]]; j NA for a missing prediction.

@@ -76,7 +76,9 @@
 #'   sign of Spearman's rank correlation of its values with their positions
 #'   (non-decreasing when it is zero or undefined), as scikit-learn's
 #'   `increasing = "auto"`. The directions chosen are returned as the
-#'   attribute `"decreasing"` (one per problem).
+#'   attribute `"decreasing"` (one per problem, in the order of the
+#'   problems; `NA` for a problem whose values `na.rm = TRUE` all left
+#'   out).
 #' @param y_min,y_max `NULL` (no bound) or a finite number: bounds on the
 #'   fitted values. The least-squares fit under bounds is the unbounded fit
 #'   clipped to them, exactly, and that is what is returned. `y_min = -Inf`
@@ -197,6 +199,9 @@ isotonic_present <- function(y, weights, decreasing, device, groups,
   if (!is.null(w) && length(w) != n) check_weights(weights, y, call)
   keep <- !is.na(y)
   if (!is.null(w)) keep <- keep & !is.na(w)
+  if (!is.null(groups) && is.matrix(y)) {
+    abort_input("`groups` can only be used with a vector `y`, not a matrix.", call)
+  }
   g <- if (!is.null(groups)) {
     check_label_vector(groups, n, "y", "element of `y`", call)
   } else if (is.matrix(y)) {
@@ -209,6 +214,15 @@ isotonic_present <- function(y, weights, decreasing, device, groups,
   out <- rep(NA_real_, n)
   out[keep] <- fit
   out <- restore_shape(out, list(perm = NULL), y)
-  if (!is.null(attr(fit, "decreasing"))) attr(out, "decreasing") <- attr(fit, "decreasing")
+  dirs <- attr(fit, "decreasing")
+  if (!is.null(dirs) && !is.null(g)) {
+    # one direction per problem of y, in the order of y's problems: NA for
+    # a problem whose values are all missing
+    all <- unique(g)
+    d <- rep(NA, length(all))
+    d[match(unique(g[keep]), all)] <- dirs
+    dirs <- d
+  }
+  if (!is.null(dirs)) attr(out, "decreasing") <- dirs
   out
 }

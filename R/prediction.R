@@ -102,5 +102,5 @@ stop_outside <- function(pos, t, knots, rule, arg, call) {
                              "%s is %s."),
                       arg, format(knots[1L]), format(knots[length(knots)]),
                       describe_position(pos, t), describe_value(t[[pos]])),
-              call)
+              call, arg = arg, position = pos)
 }

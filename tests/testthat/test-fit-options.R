@@ -74,3 +74,25 @@ test_that("infinite bounds: -Inf below and Inf above are no bound, the others er
   expect_identical(fit$yf, isoreg(1:5, y)$yf)
   expect_identical(isoreg(1:5, y, y_min = -Inf, y_max = 4)$y_max, 4)
 })
+
+test_that("na.rm keeps one direction per problem, in order, and the layout rules", {
+  y <- matrix(c(3, 2, 1, NA, NA, NA, 1, 2, 3), 3)
+  f <- isotonic(y, decreasing = "auto", na.rm = TRUE)
+  expect_identical(attr(f, "decreasing"), c(TRUE, NA, FALSE))
+  expect_equal(f[, 1], c(3, 2, 1))
+  expect_true(all(is.na(f[, 2])))
+  g <- c("b", "a", "a", "b", "b")
+  full <- attr(isotonic(c(1, 3, 1, 2, 5), groups = g, decreasing = "auto"), "decreasing")
+  expect_identical(attr(isotonic(c(1, 3, 1, 2, 5), groups = g, decreasing = "auto",
+                                 na.rm = TRUE), "decreasing"), full)
+  # a missing first value of group "b" leaves the order of the problems as it was
+  expect_identical(attr(isotonic(c(NA, 3, 1, 2, 5), groups = g, decreasing = "auto",
+                                 na.rm = TRUE), "decreasing"), full)
+  expect_identical(attr(isotonic(c(NA, 3, 1, NA, NA), groups = g, decreasing = "auto",
+                                 na.rm = TRUE), "decreasing"), c(NA, TRUE))
+  # groups with a matrix are an error whether or not values are missing
+  for (m in list(matrix(c(2, NA, 1, 4), 2), matrix(c(2, 3, 1, 4), 2))) {
+    expect_input_error(isotonic(m, groups = rep(1, 4), na.rm = TRUE),
+                       "`groups` can only be used with a vector `y`")
+  }
+})

@@ -179,3 +179,54 @@ test_that("a batch on the GPU equals the CPU's batch, over slabs that cut levels
                regexp = "out of memory")
   expect_identical(gpu_info()$workspace, 0)
 })
+
+test_that("new points find their level by value, not by its printed form", {
+  y <- c(1, 2, 3, 10, 20, 30)
+  x <- c(1, 2, 3, 1, 2, 3)
+  # 0.3 and 0.1 + 0.2 print alike with 15 digits: two levels all the same
+  by <- rep(c(0.3, 0.1 + 0.2), each = 3)
+  for (X in list(x, data.frame(a = x, b = x))) {
+    fit <- idr(y, X, by = by)
+    expect_false(anyDuplicated(fit$levels) > 0)
+    nd <- if (is.data.frame(X)) data.frame(a = 2, b = 2) else 2
+    low <- if (is.data.frame(X)) data.frame(a = x[1:3], b = x[1:3]) else x[1:3]
+    high <- if (is.data.frame(X)) data.frame(a = x[4:6], b = x[4:6]) else x[4:6]
+    expect_equal(cdf(predict(fit, nd, by = 0.1 + 0.2), c(2, 20)),
+                 cdf(predict(idr(y[4:6], high), nd), c(2, 20)))
+    expect_equal(cdf(predict(fit, nd, by = 0.3), c(2, 20)),
+                 cdf(predict(idr(y[1:3], low), nd), c(2, 20)))
+  }
+  # an integer level finds the double level of the same value, and back
+  fd <- idr(y, x, by = rep(c(1e5, 123456), 3))
+  fi <- idr(y, x, by = rep(c(100000L, 123456L), 3))
+  ref <- cdf(predict(idr(y[c(1, 3, 5)], x[c(1, 3, 5)]), 2), c(2, 20))
+  expect_equal(cdf(predict(fd, 2, by = 100000L), c(2, 20)), ref)
+  expect_equal(cdf(predict(fi, 2, by = 1e5), c(2, 20)), ref)
+  expect_equal(cdf(predict(fi, 2, by = "100000"), c(2, 20)), ref)
+  expect_input_error(predict(fi, 2, by = 100001), "element 1 is \"100001\"")
+  # dates by value, and by their labels
+  days <- as.Date(c("2020-01-01", "2021-01-01"))
+  ft <- idr(y, x, by = rep(days, 3))
+  expect_equal(cdf(predict(ft, 2, by = days[1]), c(2, 20)), ref)
+  expect_equal(cdf(predict(ft, 2, by = "2020-01-01"), c(2, 20)), ref)
+})
+
+test_that("a batch predicts at a list of columns, and names the new point at fault", {
+  y <- c(1, 2, 3, 10, 20, 30)
+  x <- c(1, 2, 3, 1, 2, 3)
+  st <- rep(c("A", "B"), 3)
+  fit <- idr(y, data.frame(a = x, b = x), by = st)
+  nd <- data.frame(a = c(1, 2, 3), b = c(1, 2, 3))
+  ref <- cdf(predict(fit, nd, by = c("A", "B", "A")), 2)
+  expect_equal(cdf(predict(fit, as.list(nd), by = c("A", "B", "A")), 2), ref)
+  expect_equal(cdf(predict(fit, c(as.list(nd), list(st = c("A", "B", "A")))), 2), ref)
+  expect_input_error(predict(fit, list(a = 1:2, b = 1:3), by = "A"),
+                     "`newdata` must be a data frame, a list of columns of equal length")
+  f1 <- idr(y, x, by = st)
+  e <- tryCatch(predict(f1, c(1, 2, 99), by = c("B", "B", "A"), out_of_bounds = "error"),
+                error = identity)
+  expect_s3_class(e, "gpuiso_error_input")
+  expect_match(conditionMessage(e), "element 3 is 99", fixed = TRUE)
+  expect_equal(e$position, 3)
+  expect_identical(deparse(conditionCall(e)[[1L]]), deparse(quote(predict.gpuiso_idr_by)))
+})

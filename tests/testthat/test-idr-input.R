@@ -150,3 +150,14 @@ test_that("na.exclude pads the in-sample results back with NA, as naresid() does
   h <- pit_hist(pit(fx, seed = 1))
   expect_identical(sum(h$counts), sum(!ozone_na))
 })
+
+test_that("a formula takes columns with non-syntactic names in backquotes", {
+  set.seed(4)
+  d <- data.frame(y = rnorm(40), "t 2m" = runif(40), b = runif(40), check.names = FALSE)
+  one <- idr(y ~ `t 2m`, data = d)
+  expect_equal(crps(one), crps(idr(d$y, d[["t 2m"]])), ignore_attr = TRUE)
+  two <- idr(y ~ `t 2m` + b, data = d)
+  expect_equal(crps(two), crps(idr(d$y, d[c("t 2m", "b")])), ignore_attr = TRUE)
+  expect_equal(cdf(predict(two, d[1:5, ], ), 0), cdf(predict(idr(d$y, d[c("t 2m", "b")]), d[1:5, c("t 2m", "b")]), 0),
+               ignore_attr = TRUE)
+})
