@@ -129,7 +129,9 @@ resolve_threads <- function() {
   if (is.null(t)) return(default_threads())
   if (!is.numeric(t) || is.object(t) || length(t) != 1L || is.na(t) || t < 1 ||
       t != trunc(t)) {
-    abort_input("`options(gpuiso.threads)` must be a positive whole number.",
+    abort_input(sprintf("`options(gpuiso.threads)` must be a positive whole number, not %s.",
+                        if (is.atomic(t) && length(t) == 1L) deparse(t)
+                        else describe_type(t)),
                 entry_call(sys.nframe()))
   }
   as.integer(min(t, .Machine$integer.max))

@@ -21,9 +21,11 @@
 #'   number of threads. [isoreg()] also uses them to sort runs of tied `x`
 #'   and to find its knots beside the fit. Unset (`NULL`), it is that
 #'   default again. A value that is not a positive whole number is an error
-#'   of the call that reads it: every call but [isotonic()] on one vector of
-#'   fewer than \eqn{2^{16}} elements, which runs on one thread without
-#'   reading it.
+#'   of the call that reads it. [isotonic()] on one plain double vector of
+#'   fewer than \eqn{2^{16}} elements (no names or other attributes, no
+#'   `groups`, bounds or `"auto"` direction, no missing values to remove)
+#'   runs on one thread without reading it; every other call reads it,
+#'   including those on integer or named vectors and [gpu_info()].
 #' * `gpuiso.device`: the default of every `device` argument (`"auto"`).
 #' * `gpuiso.gpu_min_n`: the fewest elements in one call for which
 #'   `device = "auto"` takes the GPU, when there is one (default

@@ -21,10 +21,16 @@ idr_po_spec <- function(cols, groups, orders, decreasing, call) {
   if (is.null(groups)) {
     groups <- stats::setNames(rep(1, d), cols)
   } else {
+    if (is.factor(groups)) groups <- stats::setNames(as.character(groups), names(groups))
     if (!is.atomic(groups) || is.object(groups) || length(groups) != d || anyNA(groups)) {
-      abort_input(sprintf(paste0("`groups` must give a group label for each of the %.0f ",
-                                 "covariates (%s), without missing values."),
-                          d, paste0("`", cols, "`", collapse = ", ")), call, arg = "groups")
+      abort_input(sprintf(paste0("`groups` must give a group label (a number or a string) for ",
+                                 "each of the %.0f covariates (%s), without missing values: ",
+                                 "it is %s."),
+                          d, paste0("`", cols, "`", collapse = ", "),
+                          if (!is.atomic(groups) || is.object(groups)) describe_type(groups)
+                          else if (anyNA(groups)) "missing for some"
+                          else sprintf("of length %.0f", length(groups))),
+                  call, arg = "groups")
     }
     if (!is.null(names(groups))) {
       if (anyDuplicated(names(groups)) || !setequal(names(groups), cols)) {
@@ -240,8 +246,15 @@ idr_climatology <- function(y, w, thresholds) {
 #' @rdname predict.gpuiso_idr
 #' @export
 predict.gpuiso_idr_po <- function(object, newdata = NULL, data = NULL, ...) {
-  check_dots(..., fn = "predict()")
   call <- sys.call()
+  one <- intersect(...names(), c("interpolation", "out_of_bounds"))
+  if (length(one)) {
+    abort_input(sprintf(paste0("`%s` applies to fits on one covariate: on several, a new ",
+                               "point takes the mean of the bounds from the comparable ",
+                               "fitted points (see `?predict.gpuiso_idr`)."), one[1L]),
+                call, arg = one[1L])
+  }
+  check_dots(..., fn = "predict()")
   nd <- idr_newdata_arg(newdata, data, call)
   newdata <- nd$newdata
   arg <- nd$arg
@@ -298,7 +311,14 @@ idr_po_newdata <- function(newdata, fit, arg, call) {
                         describe_type(newdata)), call)
   }
   names <- observation_names(newdata)
-  if (is.matrix(newdata)) newdata <- as.data.frame(newdata, optional = TRUE)
+  if (is.matrix(newdata)) {
+    # a matrix without column names, as wide as the covariates: its columns
+    # are the covariates in the fit's order (as an unnamed X's were)
+    if (is.null(colnames(newdata)) && is.null(fit$terms) && ncol(newdata) == length(cols)) {
+      colnames(newdata) <- cols
+    }
+    newdata <- as.data.frame(newdata, optional = TRUE)
+  }
   tt <- fit$terms
   if (!is.null(tt)) {
     rhs <- stats::delete.response(tt)

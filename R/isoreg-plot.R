@@ -50,6 +50,12 @@ plot.gpuiso_isoreg <- function(x, plot.type = c("single", "row.wise", "col.wise"
   check_graphics_dots(..., fn = "plot()")
   plot.type <- check_choice(plot.type, c("single", "row.wise", "col.wise"),
                             "plot.type", sys.call(), partial = TRUE)
+  check_flag(grid, "grid", sys.call())
+  if (!is.null(par.fit) && !is.list(par.fit)) {
+    abort_input(sprintf(paste0("`par.fit` must be a list of graphical parameters, such as ",
+                               "`list(col = \"blue\")`, not %s."), describe_type(par.fit)),
+                sys.call(), arg = "par.fit")
+  }
   both <- plot.type != "single"
   pf <- utils::modifyList(list(col = "red", cex = 1.5, pch = 13, lwd = 1.5),
                           as.list(par.fit))

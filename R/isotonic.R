@@ -128,6 +128,10 @@ isotonic <- function(y, weights = NULL, decreasing = FALSE,
   if (is.double(fit)) return(fit)
   if (!is.null(fit)) gpu_min_n() # FALSE: device "auto", an invalid option
   call <- sys.call()
+  if (length(dim(y)) > 2L) {
+    abort_input(sprintf("`y` must be a vector or a matrix, not an array of %.0f dimensions.",
+                        length(dim(y))), call, arg = "y")
+  }
   precision <- check_precision(precision, call)
   check_flag(na.rm, "na.rm", call)
   bounds <- check_bounds(y_min, y_max, call)

@@ -96,3 +96,11 @@ test_that("na.rm keeps one direction per problem, in order, and the layout rules
                        "`groups` can only be used with a vector `y`")
   }
 })
+
+test_that("an array of more than two dimensions is an error, not one problem", {
+  a <- array(c(3, 1, 2, 4, 5, 6, 7, 8), c(2, 2, 2))
+  expect_input_error(isotonic(a), "`y` must be a vector or a matrix, not an array of 3 dimensions")
+  expect_input_error(isotonic(a, na.rm = TRUE), "not an array of 3 dimensions")
+  # a one-dimensional array is a vector
+  expect_identical(as.vector(isotonic(array(c(3, 1, 2)))), c(2, 2, 2))
+})

@@ -359,6 +359,10 @@ test_that("formula, zero weights, na.exclude and constant covariates", {
   # a matrix without column names gets V1, V2
   fm <- idr(aqc$Ozone, unname(as.matrix(X)))
   expect_identical(fm$xname, "V1, V2")
+  # an unnamed matrix as wide as the covariates is taken in their order
+  expect_identical(cdf(predict(fm, unname(as.matrix(X))[1:5, ]), 50),
+                   cdf(predict(fm, data.frame(V1 = X[1:5, 1], V2 = X[1:5, 2])), 50))
+  expect_input_error(predict(fm, unname(as.matrix(X))[1:5, 1, drop = FALSE]), "V2")
   expect_s3_class(summary(fm), "summary.gpuiso_idr")
   expect_output(print(summary(fm)), "distinct points under the order comp\\(V1, V2\\)")
   expect_s3_class(knots(fm), "data.frame")
@@ -372,7 +376,18 @@ test_that("bad orders, directions and new data are clear errors", {
     expect_match(conditionMessage(err), pattern)
     if (!is.null(arg)) expect_identical(err$arg, arg)
   }
-  e(idr(y, X, groups = c(1, 1)), "group label for each of the 3", "groups")
+  e(idr(y, X, groups = c(1, 1)), "group label .* for each of the 3 .*of length 2", "groups")
+  e(idr(y, X, groups = list(1, 1, 2)), "group label .*it is a list", "groups")
+  e(idr(y, X, groups = c(1, NA, 2), orders = c(comp = 1, sd = 2)), "missing for some", "groups")
+  # a factor of labels is its labels
+  ff <- idr(y, X, groups = factor(c("u", "u", "v")), orders = c(comp = "u", sd = "v"))
+  expect_identical(crps(ff), crps(idr(y, X, groups = c("u", "u", "v"),
+                                      orders = c(comp = "u", sd = "v"))))
+  fit <- idr(y, X)
+  e(predict(fit, X, interpolation = "linear"), "`interpolation` applies to fits on one covariate",
+    "interpolation")
+  e(predict(fit, X, out_of_bounds = "na"), "`out_of_bounds` applies to fits on one covariate",
+    "out_of_bounds")
   e(idr(y, X, groups = c(a = 1, b = 1, d = 2)), "names of `groups`", "groups")
   e(idr(y, X, orders = c(lex = 1)), "named vector", "orders")
   e(idr(y, X, orders = 1), "named vector", "orders")

@@ -39,6 +39,11 @@ test_that("a bad plot.type is a classed error naming it; abbreviations still wor
   }
   expect_no_error(plot(f, plot.type = "si"))
   expect_no_error(plot(f, plot.type = "col.wise"))
+  for (g in list(NA, "yes", c(TRUE, FALSE), NULL)) {
+    expect_input_error(plot(f, grid = g), "`grid` must be TRUE or FALSE")
+  }
+  expect_input_error(plot(f, par.fit = "x"), "`par.fit` must be a list")
+  expect_no_error(plot(f, par.fit = list(lty = 3), grid = TRUE))
 })
 
 test_that("fits at the ends of the doubles plot both panels, the sums scaled", {
