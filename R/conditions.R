@@ -89,6 +89,12 @@ describe_type <- function(x) {
                  complex = "a complex vector", closure = , builtin = ,
                  special = "a function", environment = "an environment",
                  paste("an object of type", typeof(x)))
+  # a logical or number that is not one value: say how many it has
+  if (typeof(x) %in% c("logical", "integer", "double") && length(x) != 1L) {
+    what <- sprintf("%s %s vector of length %.0f",
+                    if (typeof(x) == "integer") "an" else "a",
+                    if (typeof(x) == "double") "numeric" else typeof(x), length(x))
+  }
   what
 }
 

@@ -275,6 +275,48 @@ print.gpuiso_idr_by <- function(x, ...) {
 }
 
 #' @export
+summary.gpuiso_idr_by <- function(object, ...) {
+  check_dots(..., fn = "summary()")
+  fits <- object$fits
+  levels <- data.frame(
+    level = object$levels,
+    observations = vapply(fits, function(f) as.double(f$n), 0),
+    thresholds = vapply(fits, function(f) as.double(length(f$thresholds)), 0),
+    blocks = vapply(fits, function(f) as.double(sum(idr_nblocks(f))), 0),
+    crps = vapply(fits, idr_mean_crps, 0),
+    stringsAsFactors = FALSE)
+  names(levels)[1L] <- object$byname
+  row.names(levels) <- NULL
+  structure(list(call = object$call, yname = object$yname, xname = object$xname,
+                 byname = object$byname, n = object$n, na.action = object$na.action,
+                 decreasing = length(fits) && isTRUE(fits[[1L]]$decreasing),
+                 weighted = length(fits) && !is.null(fits[[1L]]$data$weights),
+                 levels = levels,
+                 device = unique(vapply(fits, `[[`, "", "device"))),
+            class = "summary.gpuiso_idr_by")
+}
+
+#' @export
+print.summary.gpuiso_idr_by <- function(x, digits = max(3L, getOption("digits") - 3L),
+                                        ...) {
+  check_dots(..., fn = "print()")
+  digits <- check_digits(digits, sys.call(), max(3L, getOption("digits") - 3L))
+  cat(sprintf("Isotonic distributional regression of %s on %s%s, by %s\n", x$yname,
+              x$xname, if (x$decreasing) " (decreasing)" else "", x$byname))
+  cat("Call: ", paste(deparse(x$call), collapse = "\n"), "\n\n", sep = "")
+  cat(sprintf("%s of %s, %s%s; engine: %s\n", count_noun(nrow(x$levels), "fit"), x$byname,
+              count_noun(x$n, "observation"), idr_na_note(x$na.action),
+              paste(x$device, collapse = ", ")))
+  cat(sprintf("By level (crps: the in-sample CRPS, %s):\n",
+              if (x$weighted) "weighted mean" else "mean"))
+  lv <- x$levels
+  lv$crps <- format(lv$crps, digits = digits)
+  print(utils::head(lv, 20L), row.names = FALSE)
+  if (nrow(lv) > 20L) cat(sprintf("... and %.0f more levels\n", nrow(lv) - 20L))
+  invisible(x)
+}
+
+#' @export
 nobs.gpuiso_idr_by <- function(object, ...) {
   check_dots(..., fn = "nobs()")
   sum(vapply(object$fits, stats::nobs, 0))

@@ -155,7 +155,7 @@ test_that("a bad thread option is a classed error of the user's call", {
   expect_input_error(with_opts(list(gpuiso.threads = 2.5), isotonic(1:3)),
                      "must be a positive whole number, not 2.5")
   expect_input_error(with_opts(list(gpuiso.threads = 1:2), isotonic(1:3)),
-                     "must be a positive whole number, not an object of type integer")
+                     "must be a positive whole number, not an integer vector of length 2")
   long <- as.double(rep(3:1, 30000))
   for (bad in list(0, -1, 1.5, "abc", NA, c(1, 2), TRUE)) {
     calls <- list(quote(isotonic(long)), quote(isotonic(c(3, 1, 2), groups = c(1, 1, 2))),

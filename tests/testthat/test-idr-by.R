@@ -230,3 +230,26 @@ test_that("a batch predicts at a list of columns, and names the new point at fau
   expect_equal(e$position, 3)
   expect_identical(deparse(conditionCall(e)[[1L]]), deparse(quote(predict.gpuiso_idr_by)))
 })
+
+test_that("summary() of a batch gives each level's figures, as its own fit's", {
+  set.seed(9)
+  st <- sample(c("north", "south", "east"), 120, TRUE)
+  x <- runif(120)
+  y <- rnorm(120, 2 * x)
+  w <- runif(120, 0.5, 2)
+  fit <- idr(y, x, weights = w, by = st)
+  s <- summary(fit)
+  expect_s3_class(s, "summary.gpuiso_idr_by")
+  expect_identical(s$levels$st, c("east", "north", "south"))
+  for (k in seq_along(s$levels$st)) {
+    r <- st == s$levels$st[k]
+    one <- summary(idr(y[r], x[r], weights = w[r]))
+    expect_equal(s$levels$observations[k], one$n)
+    expect_equal(s$levels$thresholds[k], one$K)
+    expect_equal(s$levels$blocks[k], one$blocks)
+    expect_equal(s$levels$crps[k], one$crps)
+  }
+  expect_output(print(s), "3 fits of st, 120 observations")
+  expect_output(print(s), "weighted mean")
+  expect_input_error(summary(fit, digits = 3), "`digits` is not an argument of `summary\\(\\)`")
+})
