@@ -206,6 +206,16 @@ isotonic_present <- function(y, weights, decreasing, device, groups,
   if (!is.null(groups) && is.matrix(y)) {
     abort_input("`groups` can only be used with a vector `y`, not a matrix.", call)
   }
+  if (is.matrix(y) && !is.null(w)) {
+    # a column whose kept weights are all zero, named as the full path names it
+    kk <- matrix(keep, nrow(y))
+    bad <- which(colSums(kk) > 0 & colSums(kk & matrix(w > 0, nrow(y))) == 0)
+    if (length(bad)) {
+      abort_input(sprintf(paste0("`weights` must not all be zero within a problem: ",
+                                 "those of column %.0f are all zero."), bad[1L]),
+                  call, arg = "weights", position = bad[1L])
+    }
+  }
   g <- if (!is.null(groups)) {
     check_label_vector(groups, n, "y", "element of `y`", call)
   } else if (is.matrix(y)) {

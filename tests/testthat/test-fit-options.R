@@ -104,3 +104,15 @@ test_that("an array of more than two dimensions is an error, not one problem", {
   # a one-dimensional array is a vector
   expect_identical(as.vector(isotonic(array(c(3, 1, 2)))), c(2, 2, 2))
 })
+
+test_that("na.rm names a column of zero weights as the full path does", {
+  y <- matrix(c(NA, NA, NA, 1, NA, 3, 4, 5, 6), 3)
+  w <- matrix(c(1, 1, 1, 0, 1, 0, 1, 1, 1), 3)
+  e <- expect_error(isotonic(y, w, na.rm = TRUE), class = "gpuiso_error_input")
+  expect_match(conditionMessage(e), "those of column 2 are all zero", fixed = TRUE)
+  expect_equal(e$position, 2)
+  y[2, 2] <- 2
+  w[2, 2] <- 0
+  e2 <- expect_error(isotonic(y[, 2:3], w[, 2:3]), class = "gpuiso_error_input")
+  expect_match(conditionMessage(e2), "those of column 1 are all zero", fixed = TRUE)
+})
