@@ -8,7 +8,8 @@
 
 # The batch fit; `input` from idr_observations_input() with `by`.
 idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
-  f <- idr_by_factor(input$by)
+  values <- if (!is.factor(input$by)) sort(unique(input$by))
+  f <- idr_by_factor(input$by, values)
   lev <- levels(f)
   rows <- idr_slices(order(as.integer(f), method = "radix"), sort.int(as.integer(f)),
                      length(lev))
@@ -43,7 +44,7 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
   }
   names(fits) <- lev
   fit <- list(fits = fits, levels = lev,
-              by_values = if (!is.factor(input$by)) sort(unique(input$by)),
+              by_values = values,
               byname = byname, n = length(input$y),
               yname = input$yname, xname = input$xname, call = call,
               data = list(x = input$x, y = input$y, by = f, names = input$names))
@@ -68,11 +69,10 @@ idr_batch_engine <- function(probs, device) {
 }
 
 # The levels of `by` as a factor (unused levels of a factor dropped); for
-# numbers and strings, their sorted distinct values (faster than factor()
+# numbers and strings, their sorted distinct values u (faster than factor()
 # on a million values, which formats every one).
-idr_by_factor <- function(by) {
+idr_by_factor <- function(by, u) {
   if (is.factor(by)) return(droplevels(by))
-  u <- sort(unique(by))
   structure(match(by, u), levels = idr_by_labels(u), class = "factor")
 }
 

@@ -203,9 +203,7 @@ isotonic_present <- function(y, weights, decreasing, device, groups,
   if (!is.null(w) && length(w) != n) check_weights(weights, y, call)
   keep <- !is.na(y)
   if (!is.null(w)) keep <- keep & !is.na(w)
-  if (!is.null(groups) && is.matrix(y)) {
-    abort_input("`groups` can only be used with a vector `y`, not a matrix.", call)
-  }
+  refuse_groups_of_matrix(y, groups, call)
   if (is.matrix(y) && !is.null(w)) {
     # a column whose kept weights are all zero, named as the full path names it
     kk <- matrix(keep, nrow(y))

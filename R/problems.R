@@ -10,10 +10,7 @@ layout_problems <- function(y, weights, groups, call, single = FALSE) {
   n <- length(y)
   perm <- NULL
   if (!is.null(groups)) {
-    if (is.matrix(y)) {
-      abort_input("`groups` can only be used with a vector `y`, not a matrix.",
-                  call)
-    }
+    refuse_groups_of_matrix(y, groups, call)
     g <- check_groups(groups, n, call)
     if (!g$contiguous) {
       perm <- g$order
@@ -32,6 +29,13 @@ layout_problems <- function(y, weights, groups, call, single = FALSE) {
   offsets <- as.double(offsets)
   check_weights_positive(w, offsets, labels, call)
   list(y = y, w = w, offsets = offsets, perm = perm)
+}
+
+# `groups` divide a vector; a matrix is divided by its columns.
+refuse_groups_of_matrix <- function(y, groups, call) {
+  if (!is.null(groups) && is.matrix(y)) {
+    abort_input("`groups` can only be used with a vector `y`, not a matrix.", call)
+  }
 }
 
 check_groups <- function(groups, n, call) {

@@ -17,9 +17,6 @@ static gi_idx piece_end(const gi_idx *off, gi_idx nprob, gi_idx b0)
   return b1;
 }
 
-/* The fit of a batch, piece by piece; `st` is NULL or a raw vector for the
- * block-start flags; `inside`: the inputs were found inside the window of
- * the fast passes (gi_fit_inputs_ok()). Returns the fit, unprotected. */
 /* A fresh fit of n values for nprob problems on nt threads, unprotected.
  * One problem on one thread: huge pages save it most of its page faults.
  * One problem in pieces on threads: the threads fault the pages in first,
@@ -38,6 +35,9 @@ static SEXP alloc_fit(R_xlen_t n, gi_idx nprob, int nt)
   return fit;
 }
 
+/* The fit of a batch, piece by piece; `st` is NULL or a raw vector for the
+ * block-start flags; `inside`: the inputs were found inside the window of
+ * the fast passes (gi_fit_inputs_ok()). Returns the fit, unprotected. */
 static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
                       gi_idx nprob, int dec, int nt, int inside, SEXP st)
 {

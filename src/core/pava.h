@@ -134,13 +134,16 @@ static inline void gi_fill_singles(double *slo, gi_idx *start, gi_idx k,
  * 11 % (unit weights) of its time. The vector tests of lockstep.c use the
  * same band. Sets *overflow when the full test leaves the range of doubles
  * (then the sign of the hi parts decides and the caller redoes the
- * problem in wide.c). */
-static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
-                                     const double *twl, double chi,
-                                     double clo, double cwh, double cwl,
-                                     int *overflow)
+ * problem in wide.c). gi_pools_by() is that rule with the two sides of
+ * the filter, q and p, given (gi_pools_point() below forms them
+ * otherwise); gi_pools() forms them as said. */
+static GI_ALWAYS_INLINE int gi_pools_by(double q, double p, double ts,
+                                        const double *tl, double tw,
+                                        const double *twl, double chi,
+                                        double clo, double cwh, double cwl,
+                                        int *overflow)
 {
-  double p = chi * tw, q = ts * cwh, d = q - p;
+  double d = q - p;
   double tol = 0x1p-29 * fabs(q);
   /* the side first, which waits on one product, then (nearly always
    * true, so predicted) whether it is clear of the band */
@@ -158,6 +161,15 @@ static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
   return geq;
 }
 
+static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
+                                     const double *twl, double chi,
+                                     double clo, double cwh, double cwl,
+                                     int *overflow)
+{
+  return gi_pools_by(ts * cwh, chi * tw, ts, tl, tw, twl, chi, clo, cwh, cwl,
+                     overflow);
+}
+
 /* gi_pools() for an upper block of one point of weight cw > 0 and value
  * v (sums chi + clo = cw v exactly, and cw): the lower block's mean is
  * >= v exactly when ts + tl >= v (tw + twl), so the filter compares ts
@@ -165,26 +177,15 @@ static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
  * |ts|, it decides as gi_pools() does (both are exact there: the lo parts
  * move each side by at most 2^-32 of it, the rounding of v tw by 2^-53,
  * and where |v tw| > 2 |ts| the difference is over half of |v tw|);
- * inside, the same full test, so the two agree on every input. */
+ * inside, the same full test, so the two agree on every input (an
+ * overflow, where the signs may differ, is redone in wide.c anyway). */
 static GI_ALWAYS_INLINE int gi_pools_point(double ts, const double *tl,
                                            double tw, const double *twl,
                                            double v, double chi, double clo,
                                            double cw, int *overflow)
 {
-  double p = v * tw, d = ts - p;
-  double tol = 0x1p-29 * fabs(ts);
-  if (ts < p) {
-    if (p - ts > tol) return 0;
-  } else if (d > tol) {
-    return 1;
-  }
-  int geq = gi_sums_geq(ts, *tl, tw, twl != NULL ? *twl : 0.0, chi, clo, cw,
-                        0.0);
-  if (geq < 0) {
-    *overflow = 1;
-    geq = ts * cw - chi * tw >= 0;
-  }
-  return geq;
+  return gi_pools_by(ts, v * tw, ts, tl, tw, twl, chi, clo, cw, 0.0,
+                     overflow);
 }
 
 /* m into fit[a..end), two at a time where SSE2 stores pairs: the loop
