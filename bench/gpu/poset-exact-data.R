@@ -6,7 +6,9 @@
 #
 #     Rscript bench/gpu/poset-exact-data.R N K FILE
 #
-# (K >= N: every threshold, at the sorted y.)
+# (K >= N: every threshold, at the sorted y.) GPUISO_FO_THREADS: the thread
+# counts of the CPU timings (default 1,2); GPUISO_FO_WARM_ONLY set: time
+# the warm-started solve only.
 #
 # FILE (little-endian): int32 n, K, nrank; int32 pos[n], rank[n] (0-based:
 # node i's position in the lexicographic order of Z and the rank of its
@@ -37,7 +39,7 @@ cat(sprintf("d = %d, n = %d, E = %d, K = %d, max degree %d, %d ranks\n", d, n, l
 # thresholds (as idr() solves them) and each threshold cold
 for (th in as.integer(strsplit(Sys.getenv("GPUISO_FO_THREADS", "1,2"), ",")[[1]])) {
   old <- options(gpuiso.threads = th)
-  for (warm in c(TRUE, FALSE)) {
+  for (warm in if (nzchar(Sys.getenv("GPUISO_FO_WARM_ONLY"))) TRUE else c(TRUE, FALSE)) {
     t <- median(replicate(3, system.time(
       gpuiso:::poset_fit(Y, w, from, to, warm = warm, points = Z))[[3]]))
     cat(sprintf("  CPU exact, %2d threads, %s: %.1f ms\n", th,
