@@ -22,8 +22,9 @@ calibrate_multiclass <- function(scores, outcomes, weights, device, y_min, y_max
                 ecall)
   }
   if (anyNA(outcomes)) {
-    abort_input(sprintf("`outcomes` must not be missing here: element %.0f is NA.",
-                        which(is.na(outcomes))[1L]), ecall, arg = "outcomes")
+    pos <- which(is.na(outcomes))[1L]
+    abort_input(sprintf("`outcomes` must not be missing here: element %.0f is %s.", pos,
+                        na_word(outcomes[[pos]])), ecall, arg = "outcomes")
   }
   n <- nrow(s)
   k <- length(lev)

@@ -200,8 +200,9 @@ idr_observations_input <- function(y, x, w, args, na.action, names, yname,
     for (v in seq_along(frame)) {
       if (names(frame)[v] == "by") {
         if (anyNA(frame[[v]])) {
-          abort_input(sprintf("`%s` must not be missing: element %.0f is NA.", cols[v],
-                              which(is.na(frame[[v]]))[1L]), call, arg = cols[v])
+          pos <- which(is.na(frame[[v]]))[1L]
+          abort_input(sprintf("`%s` must not be missing: element %.0f is %s.", cols[v], pos,
+                              na_word(frame[[v]][[pos]])), call, arg = cols[v])
         }
       } else {
         check_values(frame[[v]], cols[v], call)

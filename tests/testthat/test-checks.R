@@ -40,6 +40,11 @@ test_that("non-finite values in y are errors naming `y` and the position", {
   expect_input_error(isotonic(m), "`y`.*element \\[2, 3\\] is NaN")
   expect_input_error(isotonic(c(1, NA), groups = c(1, 2)), "`y`.*element 2 is NA")
   expect_input_error(isotonic_vjp(c(1, NA), grad = c(1, 1)), "`y`.*element 2 is NA")
+  # a missing group label is named as what it is
+  expect_input_error(isotonic(1:4, groups = c(1, NaN, 2, 2)),
+                     "`groups` must not be missing: element 2 is NaN\\.")
+  expect_input_error(isotonic(1:4, groups = c(1, 1, NA, 2)),
+                     "`groups` must not be missing: element 3 is NA\\.")
 })
 
 test_that("non-finite values in x and y of isoreg() are errors", {

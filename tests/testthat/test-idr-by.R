@@ -114,6 +114,10 @@ test_that("bad batches are clear errors", {
   e(idr(c(1, 2, 3, 4), c(1, 2, 3, 4), weights = c(1, 1, 0, 0), by = c(1, 1, 2, 2)),
     "level \"2\" of `by` has no observation of positive weight")
   e(idr(c(1, 2, 3), c(1, 2, 3), by = c(1, NA, 2), na.action = na.fail), "`by` has missing values")
+  e(idr(c(1, 2, 3), c(1, 2, 3), by = c(1, NaN, 2), na.action = na.pass),
+    "`by` must not be missing: element 2 is NaN\\.")
+  e(idr(c(1, 2, 3), c(1, 2, 3), by = c(1, 2, NA), na.action = na.pass),
+    "`by` must not be missing: element 3 is NA\\.")
   e(plot(fit, level = "q"), "`level` must be one level")
   # points of no known level: missing predictions, quietly
   none <- expect_silent(predict(fit, c(1, 2), by = c(NA, NA)))
