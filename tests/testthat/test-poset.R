@@ -216,6 +216,26 @@ test_that("a warm-started sequence equals cold fits of every column, whatever ch
   }
 })
 
+test_that("warm steps where most nodes change (solved in full) equal cold fits", {
+  set.seed(76)
+  for (d in 2:3) {
+    n <- 300
+    X <- matrix(runif(d * n), n, d)
+    e <- gpuiso:::comp_edges(X)
+    y <- rowSums(X) + rnorm(n)
+    # steps that change every node, most nodes, a few, then most again
+    th <- quantile(y, c(0.2, 0.8, 0.81, 0.82, 0.3), names = FALSE)
+    Y <- cbind(rnorm(n), outer(y, th, "<=") + 0, round(rnorm(n), 1))
+    w <- rexp(n) + 0.1
+    cold <- gpuiso:::poset_fit(Y, w, e$from, e$to, points = if (d == 2L) X)
+    for (k in thread_counts()) {
+      warm <- with_threads(k, gpuiso:::poset_fit(Y, w, e$from, e$to, warm = TRUE,
+                                                  points = if (d == 2L) X))
+      expect_equal(warm, cold, tolerance = 1e-12, info = sprintf("d = %d, %d threads", d, k))
+    }
+  }
+})
+
 test_that("a batch of problems on one graph equals its columns fitted one by one, on any threads", {
   set.seed(75)
   n <- 400
