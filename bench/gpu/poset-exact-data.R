@@ -20,15 +20,10 @@
 args <- commandArgs(TRUE)
 n <- as.integer(args[1]); K <- as.integer(args[2]); file <- args[3]
 d <- 2L
-set.seed(20261205)
-X <- matrix(runif(d * n), n, d)
-y <- rowSums(X) + rnorm(n, sd = 0.5)
-thr <- if (K >= n) sort(y) else unname(quantile(y, (seq_len(K) - 0.5) / K, type = 1))
-K <- length(thr)
-# the CDFs fall as the covariates rise: the order of Z = -X
-Z <- -X
-e <- gpuiso:::comp_edges(Z)
-from <- e$from; to <- e$to
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
+                                                   value = TRUE)[1L])), "poset-problems.R"))
+pp <- poset_problems(n, K, d)
+y <- pp$y; thr <- pp$thr; K <- pp$K; Z <- pp$Z; from <- pp$from; to <- pp$to
 pl <- gpuiso:::plane_points(Z)
 Y <- outer(y, thr, "<=") + 0
 w <- rep(1, n)

@@ -374,6 +374,18 @@ static void check(const Input &P, const std::vector<double> &fit, bool node_majo
   }
 }
 
+// y in the layout that suits the workspace's: node-major for the
+// interleaved one (the K values of a node together), else as read.
+template <bool IL> static std::vector<double> y_in_layout(const Input &P)
+{
+  if (!IL) return P.y;
+  const int n = P.n, K = P.K;
+  std::vector<double> yl((size_t) n * K);
+  for (int k = 0; k < K; k++)
+    for (int i = 0; i < n; i++) yl[(size_t) i * K + k] = P.y[(size_t) k * n + i];
+  return yl;
+}
+
 template <bool IL>
 static void run_gpu(const Input &P, const int *d_rank, const double *d_w, int block)
 {
@@ -385,14 +397,7 @@ static void run_gpu(const Input &P, const int *d_rank, const double *d_w, int bl
   CK(cudaMemGetInfo(&free_b, &total_b));
   size_t budget = std::min((size_t) 8 << 30, free_b / 2);
   int T = (int) std::max((size_t) 1, std::min((size_t) K, budget / per));
-  // y and fits in the layout that suits the workspace's
-  std::vector<double> yl(nk);
-  if (IL) {
-    for (int k = 0; k < K; k++)
-      for (int i = 0; i < n; i++) yl[(size_t) i * K + k] = P.y[(size_t) k * n + i];
-  } else {
-    yl = P.y;
-  }
+  std::vector<double> yl = y_in_layout<IL>(P);
   size_t yk = IL ? 1 : n, yv = IL ? K : 1;
   double *d_y, *d_fit;
   CK(cudaMalloc(&d_y, 8 * nk)); CK(cudaMalloc(&d_fit, 8 * nk));
@@ -437,13 +442,7 @@ template <bool IL> static int run_host(const Input &P)
   const size_t nk = (size_t) n * K, T = IL ? K : 1;
   Shared S = make_shared(P, P.rank.data(), P.w.data());
   Pool<IL> W = pool_alloc<IL>(S, T, false);
-  std::vector<double> yl(nk), fit(nk);
-  if (IL) {
-    for (int k = 0; k < K; k++)
-      for (int i = 0; i < n; i++) yl[(size_t) i * K + k] = P.y[(size_t) k * n + i];
-  } else {
-    yl = P.y;
-  }
+  std::vector<double> yl = y_in_layout<IL>(P), fit(nk);
   size_t yk = IL ? 1 : n, yv = IL ? K : 1;
   auto a = std::chrono::steady_clock::now();
   for (int k = 0; k < K; k++)
