@@ -24,7 +24,7 @@ calibrate_multiclass <- function(scores, outcomes, weights, device, y_min, y_max
   if (anyNA(outcomes)) {
     pos <- which(is.na(outcomes))[1L]
     abort_input(sprintf("`outcomes` must not be missing here: element %.0f is %s.", pos,
-                        na_word(outcomes[[pos]])), ecall, arg = "outcomes")
+                        describe_value(outcomes[[pos]])), ecall, arg = "outcomes")
   }
   n <- nrow(s)
   k <- length(lev)

@@ -212,7 +212,7 @@ check_label_vector <- function(groups, n, arg, per, call) {
   if (anyNA(groups)) {
     pos <- as.double(which(is.na(groups))[1L])
     abort_input(sprintf("`groups` must not be missing: element %.0f is %s.", pos,
-                        na_word(groups[[pos]])), call, arg = "groups", position = pos)
+                        describe_value(groups[[pos]])), call, arg = "groups", position = pos)
   }
   if (is.factor(groups)) as.character(groups) else as.vector(groups)
 }
@@ -265,6 +265,3 @@ describe_scalar <- function(x) {
 # The most bins of pit_hist(): far more than a device can show, and few
 # enough that their breaks and counts take no memory to speak of.
 pit_hist_max_bins <- 1e5
-
-# How a missing value prints in an error: "NaN" for a NaN, else "NA".
-na_word <- function(v) if (is.double(v) && is.nan(v)) "NaN" else "NA"

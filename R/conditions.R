@@ -111,8 +111,8 @@ describe_position <- function(pos, x) {
 }
 
 describe_value <- function(v) {
-  if (is.na(v) && !is.nan(v)) return("NA")
-  if (is.nan(v)) return("NaN")
+  if (is.double(v) && is.nan(v)) return("NaN")
+  if (is.na(v)) return("NA")
   if (is.infinite(v)) return(if (v > 0) "Inf" else "-Inf")
   format(v, digits = 4L)
 }

@@ -202,7 +202,7 @@ idr_observations_input <- function(y, x, w, args, na.action, names, yname,
         if (anyNA(frame[[v]])) {
           pos <- which(is.na(frame[[v]]))[1L]
           abort_input(sprintf("`%s` must not be missing: element %.0f is %s.", cols[v], pos,
-                              na_word(frame[[v]][[pos]])), call, arg = cols[v])
+                              describe_value(frame[[v]][[pos]])), call, arg = cols[v])
         }
       } else {
         check_values(frame[[v]], cols[v], call)
