@@ -8,7 +8,16 @@
  * inside the timing: "r" (default) what R's glue does (fit_batch() of
  * src/api_isotonic.c: the huge-page hint on one thread, gi_prefault() on
  * more), "hint" the hint on one thread only (the glue before 2026-12-02),
- * "fresh" nothing.
+ * "fresh" nothing. Rows without weights go through
+ * gi_isotonic_long_unchecked(), as R's glue sends them (each piece checked
+ * by the thread that fits it).
+ *
+ * GPUISO_BENCH_FLOOR=1 adds a first row, "copy": the output prepared the
+ * same way, then the increasing values copied into it on the same threads
+ * (memcpy of 2^15-element chunks, static schedule): the memory traffic that
+ * any fit of a fresh output needs at least, one read and one write of every
+ * element, so the most that the increasing row, bound by that traffic, can
+ * speed up from one thread to many.
  *
  *   cc -O2 -fopenmp -Isrc/core bench/split-scaling.c src/core/pava.c \
  *      src/core/split.c src/core/wide.c src/core/threads.c \
@@ -23,6 +32,17 @@
 #include "bench-c.h"
 #include "gi_core.h"
 #include "gi_memory.h"
+
+/* y into fit on nt threads, 2^15 elements at a time */
+static void copy_floor(const double *y, double *fit, gi_idx n, int nt)
+{
+  gi_idx chunks = (n + 32767) / 32768;
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (gi_idx c = 0; c < chunks; c++) {
+    gi_idx a = c * 32768, e = a + 32768 < n ? a + 32768 : n;
+    memcpy(fit + a, y + a, (size_t) (e - a) * 8);
+  }
+}
 
 int main(int argc, char **argv)
 {
@@ -47,8 +67,10 @@ int main(int argc, char **argv)
   printf("output: %s\n\n", mode);
   printf("| case | n | threads | ms | ns/element | speedup | identical |\n");
   printf("| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
-  for (int c = 0; c < 3; c++) {
-    const double *yy = c == 1 ? yi : y, *ww = c == 2 ? w : NULL;
+  const char *fl = getenv("GPUISO_BENCH_FLOOR");
+  int floor_row = fl != NULL && strcmp(fl, "1") == 0;
+  for (int c = floor_row ? -1 : 0; c < 3; c++) {
+    const double *yy = c == 1 || c < 0 ? yi : y, *ww = c == 2 ? w : NULL;
     double t1 = 0.0;
     for (int a = 3; a < argc; a++) {
       int nt = atoi(argv[a]);
@@ -61,7 +83,12 @@ int main(int argc, char **argv)
           gi_hint_huge(fit, (size_t) n * 8);
         else if (strcmp(mode, "r") == 0)
           gi_prefault(fit, (size_t) n * 8, nt);
-        gi_isotonic_batch(yy, ww, off, 1, 0, nt, fit, NULL, &bad);
+        if (c < 0)
+          copy_floor(yy, fit, n, nt);
+        else if (ww == NULL && n >= GI_SPLIT_MIN)
+          gi_isotonic_long_unchecked(yy, n, 0, nt, fit, NULL);
+        else
+          gi_isotonic_batch(yy, ww, off, 1, 0, nt, fit, NULL, &bad);
         double t = now() - t0;
         if (t < best) best = t;
         if (a == 3 && r == 0) memcpy(ref, fit, (size_t) n * 8);
@@ -69,7 +96,8 @@ int main(int argc, char **argv)
         free(fit);
       }
       if (a == 3) t1 = best;
-      printf("| %s | %.0e | %d | %.1f | %.2f | %.2fx | %s |\n", name[c],
+      printf("| %s | %.0e | %d | %.1f | %.2f | %.2fx | %s |\n",
+             c < 0 ? "copy (floor)" : name[c],
              (double) n, nt, best * 1e3, best * 1e9 / (double) n, t1 / best,
              same ? "yes" : "NO");
       fflush(stdout);

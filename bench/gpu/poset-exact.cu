@@ -108,6 +108,8 @@ template <bool IL> struct Work {
   Arr<double, IL> ssw, sswy;           // the stack's weights and weighted sums
   Arr<double, IL> step;                // the staircase's steps over the ranks (zero between cuts)
   Arr<uint64_t, IL> bits;              // the bitset of the non-zero steps
+  int cap;                             // stack entries (n + 1 but in shared memory)
+  int *full;                           // set when the stack would pass cap (shared only)
 };
 
 __host__ __device__ inline int top_bit(uint64_t m)
@@ -276,6 +278,10 @@ __host__ __device__ void solve_one(const Shared &S, const double *y, double *fit
     if (T) T->depth[nseg + 1] = T->depth[nseg] + 1;  // both children, one deeper
     if (T) T->depth[nseg] = T->depth[nseg + 1];
 #endif
+    if (nseg + 2 > W.cap) {  // only a capped stack (shared memory) can get here
+      *W.full = 1;
+      return;
+    }
     W.seg[nseg] = a0; W.ssw[nseg] = uw; W.sswy[nseg] = uwy; nseg++;
     W.seg[nseg] = a0 + nu; W.ssw[nseg] = lw; W.sswy[nseg] = lwy; nseg++;
   }
@@ -306,6 +312,8 @@ __host__ __device__ inline Work<IL> work_of(const Shared &S, const Pool<IL> &P, 
     W.ssw = {P.ssw + t * n1, 1}; W.sswy = {P.sswy + t * n1, 1};
     W.step = {P.step + t * nr, 1}; W.bits = {P.bits + t * nw, 1};
   }
+  W.cap = S.n + 1;
+  W.full = nullptr;
   return W;
 }
 
@@ -320,6 +328,42 @@ __global__ void solve_kernel(Shared S, Pool<IL> P, size_t stride, const double *
   size_t k = (size_t) k0 + t;
   solve_one<IL>(S, y + k * yk, fit + k * yk, yv, work_of<IL>(S, P, t, stride));
 }
+
+// The third layout, "shared": one threshold per block of one thread, its
+// workspace in the SM's shared memory (latency of tens of cycles instead of
+// hundreds), the stack capped at SHARED_CAP entries (the split trees are
+// 8-11 deep, and a depth-first stack holds at most depth + 1), y and the
+// fit in global memory threshold-major. Fits where 12 n + 8 (nrank + words)
+// bytes and the stack fit one block's shared memory: n up to about 11,000.
+#define SHARED_CAP 128
+
+static size_t shared_bytes(const Shared &S)
+{
+  return 8 * (2 * (size_t) SHARED_CAP + S.nrank + S.off[S.nlev]) +
+         4 * (3 * (size_t) S.n + SHARED_CAP);
+}
+
+__global__ void solve_kernel_shared(Shared S, const double *y, double *fit, int K, int *full)
+{
+  extern __shared__ double smem[];
+  const size_t n = S.n, nr = S.nrank, nw = S.off[S.nlev];
+  double *ssw = smem, *sswy = ssw + SHARED_CAP, *step = sswy + SHARED_CAP;
+  uint64_t *bits = (uint64_t *) (step + nr);
+  int *perm = (int *) (bits + nw), *tmp = perm + n, *reach = tmp + n, *seg = reach + n;
+  for (size_t q = threadIdx.x; q < nr; q += blockDim.x) step[q] = 0.0;
+  for (size_t q = threadIdx.x; q < nw; q += blockDim.x) bits[q] = 0;
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  Work<false> W;
+  W.perm = {perm, 1}; W.tmp = {tmp, 1}; W.reach = {reach, 1}; W.seg = {seg, 1};
+  W.ssw = {ssw, 1}; W.sswy = {sswy, 1}; W.step = {step, 1}; W.bits = {bits, 1};
+  W.cap = SHARED_CAP;
+  W.full = full;
+  for (int k = blockIdx.x; k < K; k += gridDim.x)  // the steps are empty again after each
+    solve_one<false>(S, y + (size_t) k * n, fit + (size_t) k * n, 1, W);
+}
+
+static void run_gpu_shared(const Input &P, const int *d_rank, const double *d_w, int zero_threads);
 
 static Shared make_shared(const Input &P, const int *rank, const double *w)
 {
@@ -433,6 +477,57 @@ static void run_gpu(const Input &P, const int *d_rank, const double *d_w, int bl
   for (void *q : p) CK(cudaFree(q));
 }
 
+static void run_gpu_shared(const Input &P, const int *d_rank, const double *d_w, int zero_threads)
+{
+  const int n = P.n, K = P.K;
+  const size_t nk = (size_t) n * K;
+  Shared S = make_shared(P, d_rank, d_w);
+  size_t bytes = shared_bytes(S);
+  int dev, optin, sms;
+  CK(cudaGetDevice(&dev));
+  CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  if (bytes > (size_t) optin) {
+    printf("n=%d K=%d layout=shared: needs %.1f KB of shared memory, a block has %.1f\n", n, K,
+           bytes / 1024.0, optin / 1024.0);
+    return;
+  }
+  CK(cudaFuncSetAttribute(solve_kernel_shared, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          (int) bytes));
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, solve_kernel_shared, zero_threads,
+                                                   bytes));
+  double *d_y, *d_fit;
+  int *d_full;
+  CK(cudaMalloc(&d_y, 8 * nk)); CK(cudaMalloc(&d_fit, 8 * nk)); CK(cudaMalloc(&d_full, 4));
+  CK(cudaMemcpy(d_y, P.y.data(), 8 * nk, cudaMemcpyHostToDevice));
+  CK(cudaMemset(d_full, 0, 4));
+  cudaEvent_t t0, t1;
+  CK(cudaEventCreate(&t0)); CK(cudaEventCreate(&t1));
+  std::vector<float> ms(6);
+  for (int rep = 0; rep < 6; rep++) {  // the first untimed
+    CK(cudaMemset(d_fit, 0, 8 * nk));
+    CK(cudaEventRecord(t0));
+    solve_kernel_shared<<<K, zero_threads, bytes>>>(S, d_y, d_fit, K, d_full);
+    CK(cudaGetLastError());
+    CK(cudaEventRecord(t1)); CK(cudaEventSynchronize(t1));
+    CK(cudaEventElapsedTime(&ms[rep], t0, t1));
+  }
+  std::vector<float> timed(ms.begin() + 1, ms.end());
+  std::sort(timed.begin(), timed.end());
+  std::vector<double> fit(nk);
+  int full = 0;
+  CK(cudaMemcpy(fit.data(), d_fit, 8 * nk, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(&full, d_full, 4, cudaMemcpyDeviceToHost));
+  double dmax; int bad;
+  check(P, fit, false, &dmax, &bad);
+  printf("n=%d K=%d layout=shared smem_KB=%.1f blocks_per_SM=%d concurrent=%d gpu_ms=%.3f"
+         " (min %.3f max %.3f) max_diff=%.3e bad=%d stack_full=%d\n", n, K, bytes / 1024.0,
+         per_sm, per_sm * sms, timed[2], timed[0], timed[4], dmax, bad, full);
+  fflush(stdout);
+  CK(cudaFree(d_y)); CK(cudaFree(d_fit)); CK(cudaFree(d_full));
+}
+
 // The same solver on the host, one threshold after another (cold), in
 // either layout (interleaved: a workspace of K threads, y node-major), to
 // check the code that the GPU runs; the number of thresholds wrong.
@@ -496,7 +591,11 @@ int main(int argc, char **argv)
   CK(cudaMalloc(&d_rank, 4 * (size_t) P.n)); CK(cudaMalloc(&d_w, 8 * (size_t) P.n));
   CK(cudaMemcpy(d_rank, P.rank.data(), 4 * (size_t) P.n, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(d_w, P.w.data(), 8 * (size_t) P.n, cudaMemcpyHostToDevice));
-  if (strcmp(layout, "interleaved") != 0) run_gpu<false>(P, d_rank, d_w, block);
-  if (strcmp(layout, "contiguous") != 0) run_gpu<true>(P, d_rank, d_w, block);
+  if (strcmp(layout, "interleaved") != 0 && strcmp(layout, "shared") != 0)
+    run_gpu<false>(P, d_rank, d_w, block);
+  if (strcmp(layout, "contiguous") != 0 && strcmp(layout, "shared") != 0)
+    run_gpu<true>(P, d_rank, d_w, block);
+  if (strcmp(layout, "both") == 0 || strcmp(layout, "shared") == 0)
+    run_gpu_shared(P, d_rank, d_w, 32);
   return 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/gpu/poset-exact.cu on the device: every input file given (from
-# poset-exact-data.R), both layouts, its log under $OUT.
+# poset-exact-data.R), every layout (POSET_LAYOUT: contiguous, interleaved,
+# shared or both, the default, which runs all three), its log under $OUT.
 #     bash bench/gpu/poset-exact.sh [BLOCK] FILE...
 set -u
 OUTDIR=${OUT:-/tmp}/poset-exact
@@ -11,7 +12,7 @@ block=32
 case "${1:-}" in [0-9]*) block=$1; shift ;; esac
 for f in "$@"; do
   b=$(basename "$f" .bin)
-  timeout 300 "$OUTDIR/poset-exact" "$f" both "$block" > "$OUTDIR/$b.log" 2>&1
+  timeout 300 "$OUTDIR/poset-exact" "$f" "${POSET_LAYOUT:-both}" "$block" > "$OUTDIR/$b.log" 2>&1
   echo "== $b (rc $?)"; cat "$OUTDIR/$b.log"
 done
 rm -f "$OUTDIR/poset-exact"
