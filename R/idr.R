@@ -123,11 +123,8 @@
 #' one bound where only one does, and the (weighted) empirical distribution
 #' of the training responses where \eqn{x} is comparable to no fitted point.
 #' At a fitted point the prediction is its fit. The fit on several
-#' covariates runs on the CPU (`device = "gpu"` is an error there, and
-#' `"auto"` takes the CPU): two GPU methods were measured against the CPU's
-#' threads, a batched first-order method finished by an exact check and the
-#' exact method with one GPU thread per threshold, and both took longer on
-#' every size tried. This path takes far more time than the
+#' covariates runs on the CPU: `device = "gpu"` is an error there, and
+#' `"auto"` takes the CPU. This path takes far more time than the
 #' one-covariate sweep (each threshold is a sequence of maximum flows), so
 #' a coarser `thresholds` grid is the way to bound it for large samples. A
 #' single decreasing covariate does not take this path: it is the
