@@ -4,12 +4,13 @@
 // src/core/plane_cut.c, with no communication between thresholds.
 //
 //     nvcc -O3 -arch=sm_90 -o poset-exact bench/gpu/poset-exact.cu
-//     ./poset-exact [--cpu] FILE [contiguous|interleaved|both] [block]
+//     ./poset-exact [--cpu] FILE [contiguous|interleaved|shared|both] [block]
 //
 // (--cpu: the same solver on the host, one threshold after another, to
 // check it without a GPU; the layout argument picks the workspace's layout
-// there too. block: threads per block, 32 by default, so that the few
-// warps of a launch spread over the SMs.)
+// there too, and "both", the default, runs every layout, the first two on
+// the host. block: threads per block, 32 by default, so that the few warps
+// of a launch spread over the SMs.)
 //
 // FILE from bench/gpu/poset-exact-data.R. The nodes are renumbered by their
 // lexicographic position on reading (y, w, rank and the exact fits moved
@@ -32,7 +33,8 @@
 // at q * T + t, so that threads walking the same index read one line). y and
 // the fits are stored threshold-major for the first and node-major for the
 // second, for the same reason. A launch takes as many thresholds as 8 GB
-// of workspace holds.
+// of workspace holds. A third layout, "shared", puts one threshold's
+// workspace in a block's shared memory (see solve_kernel_shared()).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
