@@ -365,8 +365,6 @@ __global__ void solve_kernel_shared(Shared S, const double *y, double *fit, int 
     solve_one<false>(S, y + (size_t) k * n, fit + (size_t) k * n, 1, W);
 }
 
-static void run_gpu_shared(const Input &P, const int *d_rank, const double *d_w, int zero_threads);
-
 static Shared make_shared(const Input &P, const int *rank, const double *w)
 {
   Shared S;
@@ -432,6 +430,27 @@ template <bool IL> static std::vector<double> y_in_layout(const Input &P)
   return yl;
 }
 
+// Six runs of launch(), each on a zeroed fit of nk values, timed by CUDA
+// events: the last five in ms, sorted (the first run is untimed).
+template <class F> static std::vector<float> time_runs(double *d_fit, size_t nk, F launch)
+{
+  cudaEvent_t t0, t1;
+  CK(cudaEventCreate(&t0)); CK(cudaEventCreate(&t1));
+  std::vector<float> ms(6);
+  for (int rep = 0; rep < 6; rep++) {
+    CK(cudaMemset(d_fit, 0, 8 * nk));
+    CK(cudaEventRecord(t0));
+    launch();
+    CK(cudaGetLastError());
+    CK(cudaEventRecord(t1)); CK(cudaEventSynchronize(t1));
+    CK(cudaEventElapsedTime(&ms[rep], t0, t1));
+  }
+  CK(cudaEventDestroy(t0)); CK(cudaEventDestroy(t1));
+  std::vector<float> timed(ms.begin() + 1, ms.end());
+  std::sort(timed.begin(), timed.end());
+  return timed;
+}
+
 template <bool IL>
 static void run_gpu(const Input &P, const int *d_rank, const double *d_w, int block)
 {
@@ -449,23 +468,13 @@ static void run_gpu(const Input &P, const int *d_rank, const double *d_w, int bl
   CK(cudaMalloc(&d_y, 8 * nk)); CK(cudaMalloc(&d_fit, 8 * nk));
   CK(cudaMemcpy(d_y, yl.data(), 8 * nk, cudaMemcpyHostToDevice));
   Pool<IL> W = pool_alloc<IL>(S, T, true);
-  cudaEvent_t t0, t1;
-  CK(cudaEventCreate(&t0)); CK(cudaEventCreate(&t1));
-  std::vector<float> ms(6);
-  for (int rep = 0; rep < 6; rep++) {  // the first untimed
-    CK(cudaMemset(d_fit, 0, 8 * nk));
-    CK(cudaEventRecord(t0));
+  std::vector<float> timed = time_runs(d_fit, nk, [&] {
     for (int k0 = 0; k0 < K; k0 += T) {
       int Tc = std::min(T, K - k0);
       solve_kernel<IL><<<(Tc + block - 1) / block, block>>>(S, W, (size_t) T, d_y, d_fit, yk,
                                                              yv, k0, Tc);
     }
-    CK(cudaGetLastError());
-    CK(cudaEventRecord(t1)); CK(cudaEventSynchronize(t1));
-    CK(cudaEventElapsedTime(&ms[rep], t0, t1));
-  }
-  std::vector<float> timed(ms.begin() + 1, ms.end());
-  std::sort(timed.begin(), timed.end());
+  });
   std::vector<double> fit(nk);
   CK(cudaMemcpy(fit.data(), d_fit, 8 * nk, cudaMemcpyDeviceToHost));
   double dmax; int bad;
@@ -504,19 +513,9 @@ static void run_gpu_shared(const Input &P, const int *d_rank, const double *d_w,
   CK(cudaMalloc(&d_y, 8 * nk)); CK(cudaMalloc(&d_fit, 8 * nk)); CK(cudaMalloc(&d_full, 4));
   CK(cudaMemcpy(d_y, P.y.data(), 8 * nk, cudaMemcpyHostToDevice));
   CK(cudaMemset(d_full, 0, 4));
-  cudaEvent_t t0, t1;
-  CK(cudaEventCreate(&t0)); CK(cudaEventCreate(&t1));
-  std::vector<float> ms(6);
-  for (int rep = 0; rep < 6; rep++) {  // the first untimed
-    CK(cudaMemset(d_fit, 0, 8 * nk));
-    CK(cudaEventRecord(t0));
+  std::vector<float> timed = time_runs(d_fit, nk, [&] {
     solve_kernel_shared<<<K, zero_threads, bytes>>>(S, d_y, d_fit, K, d_full);
-    CK(cudaGetLastError());
-    CK(cudaEventRecord(t1)); CK(cudaEventSynchronize(t1));
-    CK(cudaEventElapsedTime(&ms[rep], t0, t1));
-  }
-  std::vector<float> timed(ms.begin() + 1, ms.end());
-  std::sort(timed.begin(), timed.end());
+  });
   std::vector<double> fit(nk);
   int full = 0;
   CK(cudaMemcpy(fit.data(), d_fit, 8 * nk, cudaMemcpyDeviceToHost));
