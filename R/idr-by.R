@@ -1,10 +1,11 @@
 # IDR batches: idr(..., by = station) fits one IDR per level of `by` in one
 # call. On one covariate the levels' threshold problems are one engine
 # batch: on the GPU one run of slabs (cuda/idr.cu), on the CPU the levels'
-# sweeps spread over the threads (src/api_idr.c); on several,
-# each level's fit runs its thresholds on the threads in turn. Predictions
-# take the level of each new point and are evaluated per level by cdf(),
-# crps() and the rest.
+# sweeps spread over the threads (src/api_idr.c); on two, the GPU solves
+# the threshold problems of all levels as one batch (cuda/idr_plane.cu);
+# on the CPU each level's fit runs its thresholds on the threads in turn.
+# Predictions take the level of each new point and are evaluated per level
+# by cdf(), crps() and the rest.
 
 # The batch fit; `input` from idr_observations_input() with `by`.
 idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
@@ -27,7 +28,11 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
     }
   }
   if (several) {
-    fits <- lapply(rows, function(r) idr_po(sub(r), spec, thresholds, device, call, ecall))
+    # the levels' threshold problems one batch on the GPU (two covariates)
+    dev <- idr_po_device(device, spec, length(input$y), length(rows), ecall)
+    setups <- lapply(rows, function(r) idr_po_setup(sub(r), spec, thresholds, ecall))
+    fits <- Map(function(s, res) idr_po_object(s, res, call, ecall), setups,
+                idr_po_engine(setups, dev))
   } else {
     # a decreasing covariate: the batch on its negation, each fit turned back
     flip <- spec$sign[1L] < 0

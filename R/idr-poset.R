@@ -141,6 +141,35 @@ idr_po_prepare <- function(X, spec, call) {
 # The fit on several covariates; `input` from idr_observations_input() with
 # `x` a data frame, `spec` from idr_po_spec().
 idr_po <- function(input, spec, thresholds, device, call, ecall) {
+  dev <- idr_po_device(device, spec, length(input$y), 1L, ecall)
+  s <- idr_po_setup(input, spec, thresholds, ecall)
+  idr_po_object(s, idr_po_engine(list(s), dev)[[1L]], call, ecall)
+}
+
+# The engine of a fit on several covariates, resolved: "gpu" only on two
+# (the points in the plane, cuda/idr_plane.cu); "auto" takes it from
+# `options(gpuiso.idr_po_gpu_min_n)` observations (per level of a batch of
+# `nlev`) when a GPU is available.
+idr_po_device <- function(device, spec, n, nlev, call) {
+  plane <- length(spec$cols) == 2L
+  if (identical(device, "gpu") && !plane) {
+    abort_input(sprintf(paste0("The GPU engine fits IDR on one covariate or on two (points ",
+                               "in the plane): with %.0f, use `device = \"cpu\"` (or ",
+                               "`\"auto\"`)."), length(spec$cols)), call, arg = "device")
+  }
+  min_n <- if (plane) gpu_min_n("gpuiso.idr_po_gpu_min_n", idr_po_gpu_min_n_default) else Inf
+  resolve_device(device, n / nlev, call, min_n = min_n)
+}
+
+# From how many observations (per level) device = "auto" fits IDR on two
+# covariates on the GPU (bench/gpu/idr-plane-RESULTS.md).
+idr_po_gpu_min_n_default <- Inf
+
+# What the engines need of a fit on several covariates, and what its object
+# keeps: the distinct points (nodes) in their storage order, the
+# observations' nodes and switch-on thresholds, the covering pairs and, on
+# two covariates, the points' positions and ranks in the plane.
+idr_po_setup <- function(input, spec, thresholds, ecall) {
   y <- input$y
   X <- input$x
   w <- input$w
@@ -149,11 +178,6 @@ idr_po <- function(input, spec, thresholds, device, call, ecall) {
   yk <- if (is.null(keep)) y else y[keep]
   wk <- if (is.null(keep)) w else w[keep]
   if (!is.null(wk)) wk <- scale_weights(wk)
-  if (identical(device, "gpu")) {
-    abort_input(paste0("The GPU engine fits IDR on one covariate: with several, use ",
-                       "`device = \"cpu\"` (or `\"auto\"`)."), ecall, arg = "device")
-  }
-  resolve_device(device, 0, ecall)
   thresholds <- idr_thresholds(thresholds, yk, ecall)
   K <- length(thresholds)
   pr <- idr_po_prepare(Xk, spec, ecall)
@@ -168,26 +192,65 @@ idr_po <- function(input, spec, thresholds, device, call, ecall) {
   node_lex[lex] <- cumsum(first)
   m <- sum(first)
   Zd <- Zs[first, , drop = FALSE]
-  # each point shown by the covariates of one of its observations (under
-  # "sd" and "icx", other observations may be permutations or other
-  # ensembles equal in the order): predict() at them gives their fit
-  rep_rows <- lex[first]
   threads <- resolve_threads()
   edges <- .Call(ffi_poset_comp_edges, Zd, seq_len(m), threads)
   kcode <- findInterval(yk, thresholds, left.open = TRUE)
   # the nodes stored in the order of their CDFs at a few thresholds, so
-  # that each threshold's level sets are runs (few blocks)
-  # two covariates: the points in the plane, for the solver's cuts
+  # that each threshold's level sets are runs (few blocks); on two
+  # covariates, the points in the plane for the solver's cuts
   plane <- plane_points(Zd)
   perm <- idr_po_storage_order(node_lex - 1L, kcode, wk, m, K, edges, plane, threads)
   rank <- integer(m)
   rank[perm] <- seq_len(m)
-  node <- rank[node_lex] - 1L
-  from <- rank[edges$from + 1L] - 1L
-  to <- rank[edges$to + 1L] - 1L
-  res <- .Call(ffi_idr_po_fit, node, kcode, wk, as.double(m), as.double(K), from, to,
-               if (!is.null(plane)) plane[perm, , drop = FALSE], threads)
-  weight <- if (is.null(wk)) as.double(tabulate(node + 1L, m))
+  # each point shown by the covariates of one of its observations (under
+  # "sd" and "icx", other observations may be permutations or other
+  # ensembles equal in the order): predict() at them gives their fit
+  list(input = input, spec = spec, keep = keep, wk = wk, yk = yk, thresholds = thresholds,
+       K = K, m = m, node = rank[node_lex] - 1L, kcode = kcode,
+       from = rank[edges$from + 1L] - 1L, to = rank[edges$to + 1L] - 1L,
+       plane = if (!is.null(plane)) plane[perm, , drop = FALSE],
+       rows = lex[first][perm], z = Zd[perm, , drop = FALSE], lex = rank)
+}
+
+# The fits of setups (idr_po_setup()) on a resolved device: a list of
+# list(ptr, start, value, device). On the GPU (two covariates) their
+# threshold problems are one batch; the CPU fits one setup after another,
+# each on all threads.
+idr_po_engine <- function(setups, device) {
+  cpu <- function() {
+    list(fits = lapply(setups, function(s) {
+      .Call(ffi_idr_po_fit, s$node, s$kcode, s$wk, as.double(s$m), as.double(s$K), s$from,
+            s$to, s$plane, resolve_threads())
+    }))
+  }
+  res <- on_device(device, gpu = idr_po_gpu(setups), cpu = cpu())
+  lapply(res$fits, function(o) c(o, list(device = res$device)))
+}
+
+# The GPU batch of idr_po_engine(): list(fits, status).
+idr_po_gpu <- function(setups) {
+  n <- vapply(setups, function(s) length(s$node), 0)
+  w <- if (!all(vapply(setups, function(s) is.null(s$wk), NA))) {
+    unlist(lapply(setups, function(s) if (is.null(s$wk)) rep(1, length(s$node)) else s$wk),
+           use.names = FALSE)
+  }
+  .Call(ffi_gpu_idr_plane,
+        unlist(lapply(setups, `[[`, "node"), use.names = FALSE),
+        unlist(lapply(setups, `[[`, "kcode"), use.names = FALSE),
+        w, as.integer(c(0, cumsum(n))),
+        vapply(setups, function(s) as.integer(s$m), 0L),
+        vapply(setups, function(s) as.integer(s$K), 0L),
+        do.call(rbind, lapply(setups, `[[`, "plane")), resolve_threads())
+}
+
+# The fit object of a setup and its engine's result `res`.
+idr_po_object <- function(s, res, call, ecall) {
+  input <- s$input
+  keep <- s$keep
+  w <- input$w
+  m <- s$m
+  node <- s$node
+  weight <- if (is.null(s$wk)) as.double(tabulate(node + 1L, m))
             else as.vector(rowsum(if (is.null(keep)) w else w[keep], node + 1L,
                                   reorder = TRUE))
   if (any(!is.finite(weight))) {
@@ -196,20 +259,24 @@ idr_po <- function(input, spec, thresholds, device, call, ecall) {
                                   "weights by a constant, which leaves the fit as it is."),
                            format(.Machine$double.xmax)), ecall)
   }
+  y <- input$y
+  X <- input$x
   obs_node <- rep.int(NA_integer_, length(y))
   obs_node[if (is.null(keep)) seq_along(y) else keep] <- node
-  xs <- Xk[rep_rows[perm], , drop = FALSE]
+  Xk <- if (is.null(keep)) X else X[keep, , drop = FALSE]
+  xs <- Xk[s$rows, , drop = FALSE]
   row.names(xs) <- NULL
+  spec <- s$spec
   fit <- list(
-    x = xs, weight = weight, thresholds = thresholds,
+    x = xs, weight = weight, thresholds = s$thresholds,
     ptr = res$ptr, start = res$start, value = res$value, npoints = m,
     n = length(y), yname = input$yname, xname = input$xname,
     order = idr_po_describe(spec), spec = spec,
     groups = spec$groups, orders = spec$orders, decreasing = spec$decreasing,
-    z = Zd[perm, , drop = FALSE], lex = rank,
-    edges = list(from = from + 1L, to = to + 1L),
-    clim = idr_climatology(yk, wk, thresholds),
-    device = "cpu", call = call,
+    z = s$z, lex = s$lex,
+    edges = list(from = s$from + 1L, to = s$to + 1L),
+    clim = idr_climatology(s$yk, s$wk, s$thresholds),
+    device = res$device, call = call,
     data = list(x = X, y = y, weights = w, names = input$names, node = obs_node))
   fit$na.action <- input$na.action
   fit$terms <- input$terms

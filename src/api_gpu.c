@@ -214,6 +214,14 @@ SEXP ffi_gpu_test_full_device(SEXP on)
   return R_NilValue;
 }
 
+/* Test-only: at most `values` values a wave of the device's IDR on two
+ * covariates (0: the default), so that small fits take several waves;
+ * returns the previous setting. */
+SEXP ffi_gpu_test_idr_plane_wave(SEXP values)
+{
+  return Rf_ScalarReal((double) gi_cuda_test_idr_plane_wave((int64_t) Rf_asReal(values)));
+}
+
 /* Values rounded to float32 and back: what precision = "single" sees. */
 SEXP ffi_as_single(SEXP x)
 {

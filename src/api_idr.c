@@ -274,6 +274,37 @@ SEXP ffi_idr_fit_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
   return R_ExecWithCleanup(idr_batch_result, &b, idr_batch_free, &b);
 }
 
+/* The fits of L levels from the device's blocks (gi_cuda_idr_result()),
+ * level l's K[l] problems after those of the levels before, ptr the running
+ * count of blocks over all: a list of list(ptr, start, value), as
+ * ffi_idr_fit_batch() gives. */
+SEXP gi_gpu_idr_fits(const double *ptr, int L, const int *K)
+{
+  R_xlen_t P = 0;
+  for (int l = 0; l < L; l++) P += K[l];
+  const int *s = NULL;
+  const double *v = NULL;
+  if (ptr[P] > 0) gi_cuda_idr_result(&s, &v);
+  const char *names[] = {"ptr", "start", "value", ""};
+  SEXP fits = PROTECT(Rf_allocVector(VECSXP, L));
+  R_xlen_t p0 = 0;
+  for (int l = 0; l < L; l++) {
+    SEXP one = PROTECT(Rf_mkNamed(VECSXP, names));
+    SEXP lp = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) K[l] + 1));
+    double b0 = ptr[p0];
+    for (R_xlen_t k = 0; k <= K[l]; k++) REAL(lp)[k] = ptr[p0 + k] - b0;
+    R_xlen_t nb = (R_xlen_t) (ptr[p0 + K[l]] - b0);
+    SET_VECTOR_ELT(one, 0, lp);
+    SET_VECTOR_ELT(one, 1, gi_int_vector(s ? s + (R_xlen_t) b0 : NULL, nb));
+    SET_VECTOR_ELT(one, 2, gi_real_vector(v ? v + (R_xlen_t) b0 : NULL, nb));
+    SET_VECTOR_ELT(fits, l, one);
+    UNPROTECT(2);
+    p0 += K[l];
+  }
+  UNPROTECT(1);
+  return fits;
+}
+
 /* A batch on the device: the problems of all levels are one run of slabs
  * (cuda/idr.cu). Arguments as batch_args(); returns list(fits, status),
  * fits as ffi_idr_fit_batch() gives them (NULL unless the status is
@@ -300,30 +331,7 @@ SEXP ffi_gpu_idr_batch(SEXP xcode, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K,
   gi_gpu_begin(threads);
   int status = gi_cuda_idr_host(INTEGER(xcode), INTEGER(kcode), wp, L, lobs, lm, lK, ptr,
                                 msg, sizeof(msg));
-  SEXP fits = R_NilValue;
-  if (status == GI_CUDA_OK) {
-    const int *s = NULL;
-    const double *v = NULL;
-    if (ptr[P] > 0) gi_cuda_idr_result(&s, &v);
-    const char *names[] = {"ptr", "start", "value", ""};
-    fits = PROTECT(Rf_allocVector(VECSXP, L));
-    R_xlen_t p0 = 0;
-    for (int l = 0; l < L; l++) {
-      SEXP one = PROTECT(Rf_mkNamed(VECSXP, names));
-      SEXP lp = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) KK[l] + 1));
-      double b0 = ptr[p0];
-      for (R_xlen_t k = 0; k <= KK[l]; k++) REAL(lp)[k] = ptr[p0 + k] - b0;
-      R_xlen_t nb = (R_xlen_t) (ptr[p0 + KK[l]] - b0);
-      SET_VECTOR_ELT(one, 0, lp);
-      SET_VECTOR_ELT(one, 1, gi_int_vector(s ? s + (R_xlen_t) b0 : NULL, nb));
-      SET_VECTOR_ELT(one, 2, gi_real_vector(v ? v + (R_xlen_t) b0 : NULL, nb));
-      SET_VECTOR_ELT(fits, l, one);
-      UNPROTECT(2);
-      p0 += KK[l];
-    }
-  } else {
-    PROTECT(fits);
-  }
+  SEXP fits = PROTECT(status == GI_CUDA_OK ? gi_gpu_idr_fits(ptr, L, KK) : R_NilValue);
   SEXP out = gi_gpu_result(status, msg, (const char *[]) {"fits", ""}, (SEXP[]) {fits});
   UNPROTECT(1);
   return out;

@@ -1,8 +1,10 @@
 /* .Call glue for isotonic distributional regression on a partial order
- * (core/idr_poset.c, core/idr_po_predict.c): the fit of all thresholds and
- * the predictions at new points. The R layer has validated the data. */
+ * (core/idr_poset.c, core/idr_po_predict.c, and cuda/idr_plane.cu on two
+ * covariates): the fit of all thresholds and the predictions at new points. The R layer has validated the data. */
 #include <stdlib.h>
+#include <string.h>
 #include "gpuiso.h"
+#include "cuda/gi_cuda.h"
 
 typedef struct {
   SEXP node, kcode, from, to;
@@ -83,6 +85,66 @@ SEXP ffi_idr_po_fit(SEXP node, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP from, SE
   gi_begin_work();
   SEXP cont = PROTECT(R_MakeUnwindCont());
   SEXP out = R_UnwindProtect(po_body, &j, po_cleanup, &j, cont);
+  UNPROTECT(1);
+  return out;
+}
+
+/* IDR on two covariates on the device (cuda/idr_plane.cu), for L levels:
+ * node, kcode as for ffi_idr_po_fit() within each level (kcode < K), the
+ * observations of level l at off[l] .. off[l + 1] - 1; m, K: the levels'
+ * points and thresholds; plane: an integer matrix of the points of all
+ * levels, level after level, with their positions and ranks within their
+ * level (gi_plane_arg()). Returns list(fits, status) as ffi_gpu_idr_batch()
+ * does. */
+SEXP ffi_gpu_idr_plane(SEXP node, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K, SEXP plane,
+                       SEXP threads)
+{
+  SEXP dim = Rf_getAttrib(plane, R_DimSymbol);
+  if (TYPEOF(node) != INTSXP || TYPEOF(kcode) != INTSXP || TYPEOF(off) != INTSXP ||
+      TYPEOF(m) != INTSXP || TYPEOF(K) != INTSXP || Rf_xlength(node) != Rf_xlength(kcode) ||
+      Rf_xlength(m) != Rf_xlength(K) || Rf_xlength(off) != Rf_xlength(m) + 1 ||
+      TYPEOF(plane) != INTSXP || TYPEOF(dim) != INTSXP || Rf_xlength(dim) != 2 ||
+      INTEGER(dim)[1] != 2)
+    gi_internal_error("malformed IDR plane batch arguments");
+  R_xlen_t n = Rf_xlength(node), M = INTEGER(dim)[0];
+  int L = (int) Rf_xlength(m);
+  const int *o = INTEGER(off), *mm = INTEGER(m), *KK = INTEGER(K), *nd = INTEGER(node),
+            *kc = INTEGER(kcode), *pos = INTEGER(plane), *rank = INTEGER(plane) + M;
+  if (o[0] != 0 || o[L] != n) gi_internal_error("off must run from 0 to n");
+  int64_t *lobs = (int64_t *) R_alloc((size_t) L + 1, sizeof(int64_t));
+  int64_t *lm = (int64_t *) R_alloc((size_t) L + 1, sizeof(int64_t));
+  int64_t *lK = (int64_t *) R_alloc((size_t) L + 1, sizeof(int64_t));
+  /* each level's positions a permutation of its points, its ranks among them */
+  char *seen = R_alloc((size_t) M + 1, 1);
+  memset(seen, 0, (size_t) M + 1);
+  R_xlen_t c0 = 0, P = 0;
+  for (int l = 0; l < L; l++) {
+    if (o[l + 1] <= o[l] || mm[l] < 1 || KK[l] < 1 || c0 + mm[l] > M)
+      gi_internal_error("every level needs observations, points and thresholds");
+    for (R_xlen_t i = o[l]; i < o[l + 1]; i++)
+      if (nd[i] < 0 || nd[i] >= mm[l] || kc[i] < 0 || kc[i] >= KK[l])
+        gi_internal_error("a node or threshold index is out of range");
+    for (R_xlen_t j = c0; j < c0 + mm[l]; j++) {
+      if (pos[j] < 0 || pos[j] >= mm[l] || seen[c0 + pos[j]] || rank[j] < 0 ||
+          rank[j] >= mm[l])
+        gi_internal_error("the points' positions or ranks are out of range");
+      seen[c0 + pos[j]] = 1;
+    }
+    lobs[l] = o[l];
+    lm[l] = mm[l];
+    lK[l] = KK[l];
+    c0 += mm[l];
+    P += KK[l];
+  }
+  lobs[L] = o[L];
+  if (c0 != M) gi_internal_error("the plane must have a row per point");
+  double *ptr = (double *) R_alloc((size_t) P + 1, sizeof(double));
+  char msg[1024] = "";
+  gi_gpu_begin(threads);
+  int status = gi_cuda_idr_plane(L, lobs, lm, lK, nd, kc, gi_weights_arg(w, n), pos, rank, ptr,
+                                 msg, sizeof(msg));
+  SEXP fits = PROTECT(status == GI_CUDA_OK ? gi_gpu_idr_fits(ptr, L, KK) : R_NilValue);
+  SEXP out = gi_gpu_result(status, msg, (const char *[]) {"fits", ""}, (SEXP[]) {fits});
   UNPROTECT(1);
   return out;
 }

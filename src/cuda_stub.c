@@ -109,6 +109,15 @@ int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w, int L,
   return absent(msg, len);
 }
 
+int gi_cuda_idr_plane(int L, const int64_t *lobs, const int64_t *m, const int64_t *K,
+                      const int *node, const int *kcode, const double *w, const int *pos,
+                      const int *rank, double *ptr, char *msg, size_t len)
+{
+  (void) L; (void) lobs; (void) m; (void) K; (void) node; (void) kcode; (void) w;
+  (void) pos; (void) rank; (void) ptr;
+  return absent(msg, len);
+}
+
 void gi_cuda_idr_result(const int **start, const double **value)
 {
   *start = NULL;
@@ -135,6 +144,12 @@ int gi_cuda_memory(double *held, double *pinned, double *free_bytes,
 void gi_cuda_release(void) {}
 
 void gi_cuda_test_full_device(int on) { (void) on; }
+
+int64_t gi_cuda_test_idr_plane_wave(int64_t values)
+{
+  (void) values;
+  return 0;
+}
 
 void gi_cuda_set_threads(int nthreads) { (void) nthreads; }
 

@@ -100,6 +100,8 @@ SEXP gi_gpu_status(int status, const char *msg);
 /* Before a GPU engine call: a fresh look at interrupts, and the host
  * threads of its transfers. */
 void gi_gpu_begin(SEXP threads);
+/* The fits of a device IDR batch of L levels (api_idr.c). */
+SEXP gi_gpu_idr_fits(const double *ptr, int L, const int *K);
 
 /* The result of a GPU entry point: the list of `values` named by `names`
  * (terminated by "", at most 7) and last `status` (gi_gpu_status(), which
@@ -143,6 +145,7 @@ SEXP ffi_gpu_bench(SEXP y, SEXP w, SEXP offsets, SEXP decreasing,
 SEXP ffi_gpu_memory(void);
 SEXP ffi_gpu_release(void);
 SEXP ffi_gpu_test_full_device(SEXP on);
+SEXP ffi_gpu_test_idr_plane_wave(SEXP values);
 SEXP ffi_test_threads_uncapped(SEXP on);
 SEXP ffi_test_idr_po_min_split(SEXP k);
 SEXP ffi_gpu_last_times(void);
@@ -185,6 +188,8 @@ gi_plane *gi_plane_arg(SEXP plane, gi_idx n, const int *from, const int *to, gi_
 SEXP ffi_poset_comp_edges(SEXP x, SEXP lex, SEXP threads);
 SEXP ffi_idr_po_fit(SEXP node, SEXP kcode, SEXP w, SEXP m, SEXP K, SEXP from, SEXP to,
                     SEXP plane, SEXP threads);
+SEXP ffi_gpu_idr_plane(SEXP node, SEXP kcode, SEXP w, SEXP off, SEXP m, SEXP K, SEXP plane,
+                       SEXP threads);
 SEXP ffi_idr_po_predict(SEXP ptr, SEXP start, SEXP value, SEXP Z, SEXP lex, SEXP X,
                         SEXP clim, SEXP threads);
 SEXP ffi_partial_sums(SEXP x);

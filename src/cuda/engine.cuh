@@ -192,4 +192,9 @@ int gi_fit_prepared(const double *y, const double *w, const int64_t *off, int64_
                     size_t len);
 int gi_fail(cudaError_t err, const char *what, size_t need, char *msg, size_t len);
 
+/* The host arrays of the blocks of an IDR fit (idr.cu, idr_plane.cu), that
+ * gi_cuda_idr_result() gives: room for `need` blocks in all, and where they
+ * are; -1 when the host's memory runs out. */
+int gi_idr_result_reserve(int64_t need, int32_t **start, double **value);
+
 #endif

@@ -146,6 +146,24 @@ int gi_cuda_idr_host(const int *xcode, const int *kcode, const double *w, int L,
 void gi_cuda_idr_result(const int **start, const double **value);
 
 /*
+ * Isotonic distributional regression on two covariates (the componentwise
+ * order of points in the plane), for a batch of L independent fits: as
+ * gi_cuda_idr_host(), with node[i] the observation's point (0-based within
+ * its level, each of the m[l] points with an observation) and the points
+ * of all levels side by side in pos and rank (core/poset.c's gi_plane:
+ * the lexicographic position of each point in its level and the rank of
+ * its second coordinate; a point below another in the order has the
+ * larger CDF). kcode[i] < K[l], w NULL or > 0. The blocks are those of the
+ * CPU's gi_idr_po_begin() up to the rounding of the level sets' means.
+ * GI_CUDA_RANGE where the device path does not take the fit: points of a
+ * level beyond what a block's shared memory holds (about 11,000), or
+ * observations of all levels from 2^31.
+ */
+int gi_cuda_idr_plane(int L, const int64_t *lobs, const int64_t *m, const int64_t *K,
+                      const int *node, const int *kcode, const double *w, const int *pos,
+                      const int *rank, double *ptr, char *msg, size_t len);
+
+/*
  * The resampled bands of a CORP reliability curve with the resampling on
  * the device: as gi_corp_bands() (core/gi_core.h) defines them, the same
  * resamples for the same seed, the band equal to the CPU's up to the
@@ -169,6 +187,10 @@ void gi_cuda_release(void);
 /* For the tests: the device looks full to the workspace (on = 1) or no
  * longer (on = 0). */
 void gi_cuda_test_full_device(int on);
+
+/* For the tests: at most `values` values a wave of gi_cuda_idr_plane()
+ * (<= 0: the default). Returns the previous setting (0 for the default). */
+int64_t gi_cuda_test_idr_plane_wave(int64_t values);
 
 /* The host threads that fill and drain the staging buffers of the next
  * calls (copying, and converting to and from float32). */

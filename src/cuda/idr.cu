@@ -186,13 +186,17 @@ __global__ void idr_counts(const int32_t *rpos, const int32_t *bflag, const int3
 }
 
 /* The blocks of the last fit, kept for the glue to copy (host memory that
- * only grows, like the device workspace). */
+ * only grows, like the device workspace), of this file's fits and those of
+ * idr_plane.cu: gi_idr_result_reserve() makes room for `need` blocks in
+ * all and says where they go (0), or -1 when the host's memory runs out. */
 static int32_t *res_start = NULL;
 static double *res_value = NULL;
 static int64_t res_cap = 0;
 
-static int grow_result(int64_t need)
+int gi_idr_result_reserve(int64_t need, int32_t **start, double **value)
 {
+  *start = res_start;
+  *value = res_value;
   if (need <= res_cap) return 0;
   int64_t cap = res_cap > 0 ? res_cap : 1024;
   while (cap < need) cap *= 2;
@@ -202,6 +206,8 @@ static int grow_result(int64_t need)
   if (v) res_value = v;
   if (!s || !v) return -1;
   res_cap = cap;
+  *start = res_start;
+  *value = res_value;
   return 0;
 }
 
@@ -479,15 +485,17 @@ static int idr_host(const int *xcode, const int *kcode, const double *w, idr_lev
       err = cudaMemcpy(count, b.count, ((size_t) c + 1) * sizeof(int64_t), cudaMemcpyDeviceToHost);
       if (err != cudaSuccess) break;
       int64_t total = count[c];
-      if (grow_result(nb + total)) {
+      int32_t *rs;
+      double *rv;
+      if (gi_idr_result_reserve(nb + total, &rs, &rv)) {
         snprintf(msg, len, "out of host memory for the blocks of the IDR fit (%.0f so far)",
                  (double) (nb + total));
         rc = GI_CUDA_NOMEM;
         goto done;
       }
       stage = "copying the blocks back";
-      err = gi_get(res_start + nb, b.start, total, GI_COPY4, 0);
-      if (err == cudaSuccess) err = gi_get(res_value + nb, b.value, total, GI_COPY8, 0);
+      err = gi_get(rs + nb, b.start, total, GI_COPY4, 0);
+      if (err == cudaSuccess) err = gi_get(rv + nb, b.value, total, GI_COPY8, 0);
       for (int64_t t = 0; t < c; t++) {
         nb += count[t];
         ptr[p0 + t + 1] = (double) nb;
