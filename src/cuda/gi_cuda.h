@@ -156,7 +156,7 @@ void gi_cuda_idr_result(const int **start, const double **value);
  * larger CDF). kcode[i] < K[l], w NULL or > 0. The blocks are those of the
  * CPU's gi_idr_po_begin() up to the rounding of the level sets' means.
  * GI_CUDA_RANGE where the device path does not take the fit: points of a
- * level beyond what a block's shared memory holds (about 11,000), or
+ * level beyond what a block's shared memory holds (about 18,000), or
  * observations of all levels from 2^31.
  */
 int gi_cuda_idr_plane(int L, const int64_t *lobs, const int64_t *m, const int64_t *K,

@@ -10,9 +10,10 @@
  *
  * One CUDA block per threshold: its threads build the shares from the
  * observations, then one thread solves with the whole workspace in the
- * block's shared memory, 12 m + 8 (ranks + bitset words) bytes and a
- * stack, which bounds m at about 11,000 (beyond: GI_CUDA_RANGE, the CPU
- * fits). A thread of a GPU is far slower than a CPU core on this chain of
+ * block's shared memory, 8 (ranks + bitset words) + 4 m bytes and a
+ * stack, which bounds m at about 18,000 (beyond: GI_CUDA_RANGE, the CPU
+ * fits). The smaller the workspace, the more thresholds an SM runs at
+ * once, which is what the device's speed here depends on. A thread of a GPU is far slower than a CPU core on this chain of
  * dependent steps; the device wins by running a thousand thresholds at
  * once from shared memory (bench/gpu/poset-exact-RESULTS.md).
  *
@@ -140,11 +141,13 @@ __device__ int bit_pred(const po_level &L, const uint64_t *B, int x)
   return -1;
 }
 
-/* Shared memory of a level's solving block. */
+/* Shared memory of a level's solving block: the stack, the steps and the
+ * bitset, and two arrays of 16-bit indices (nodes and ranks are below
+ * 2^15: the steps alone fill a block's memory before). */
 static size_t po_shared_bytes(int64_t m, int64_t nrank, int64_t words)
 {
   return 8 * (4 * (size_t) PO_CAP + (size_t) nrank + (size_t) words) +
-         4 * (3 * (size_t) m + 2 * (size_t) PO_CAP);
+         4 * 2 * (size_t) PO_CAP + 2 * 2 * (size_t) m;
 }
 
 /* Task blockIdx.x: the shares of its threshold into y (lexicographic
@@ -164,8 +167,8 @@ __global__ void po_solve(const po_level *lev, const po_task *task, const int64_t
   double *ssw = smem, *sswe = ssw + PO_CAP, *sswy = sswe + PO_CAP, *sswye = sswy + PO_CAP;
   double *step = sswye + PO_CAP;
   uint64_t *bits = (uint64_t *) (step + nr);
-  int *perm = (int *) (bits + nw), *tmp = perm + m, *reach = tmp + m;
-  int *sbeg = reach + m, *send = sbeg + PO_CAP;
+  int *sbeg = (int *) (bits + nw), *send = sbeg + PO_CAP;
+  int16_t *perm = (int16_t *) (send + PO_CAP), *reach = perm + m;
   const int64_t c0 = L.col0;
   double *yr = y + T.off, *fr = fit + T.off;
   for (int q = threadIdx.x; q < nr; q += blockDim.x) step[q] = 0.0;
@@ -184,7 +187,7 @@ __global__ void po_solve(const po_level *lev, const po_task *task, const int64_t
   const double *w = wlex + c0;
   po_sums all = {0, 0, 0, 0};
   for (int v = 0; v < m; v++) {
-    perm[v] = v;
+    perm[v] = (int16_t) v;
     all.add(w[v], yr[v]);
   }
   int ns = 1;
@@ -210,7 +213,7 @@ __global__ void po_solve(const po_level *lev, const po_task *task, const int64_t
           if (step[r] == 0.0) bit_set(L, bits, r);
           step[r] += c;
         }
-        reach[q] = r;
+        reach[q] = (int16_t) r;
         continue;
       }
       double need = -c;
@@ -229,11 +232,12 @@ __global__ void po_solve(const po_level *lev, const po_task *task, const int64_t
         }
         step[at] = s;
       }
-      reach[q] = at;
+      reach[q] = (int16_t) at;
     }
     /* pass back: U, the steps emptied for the next cut, both parts' sums,
-     * and the split (the rest compacted upwards in place, U into tmp, last
-     * first) */
+     * and the split: the rest compacted upwards in place, U into the slots
+     * of reach already read (its i-th from the end at k - i), so that both
+     * keep their order */
     int b = 0, nu = 0, nl = 0;
     double value = 0;
     po_sums U = {0, 0, 0, 0}, R = {0, 0, 0, 0};
@@ -247,19 +251,20 @@ __global__ void po_solve(const po_level *lev, const po_task *task, const int64_t
       if (b <= reach[q]) {
         value += wv * (yv - mu);
         U.add(wv, yv);
-        tmp[nu++] = v;
+        nu++;
+        reach[k - nu] = (int16_t) v;
       } else {
         if (b <= r) b = r + 1;
         R.add(wv, yv);
-        perm[a0 + k - 1 - nl++] = v;
+        perm[a0 + k - 1 - nl++] = (int16_t) v;
       }
     }
     if (nu == 0 || nu == k || !(value > 64.0 * DBL_EPSILON * csum)) {
-      for (int q = 0; q < nu; q++) fr[node[tmp[q]]] = mu;
+      for (int q = k - nu; q < k; q++) fr[node[reach[q]]] = mu;
       for (int q = nu; q < k; q++) fr[node[perm[a0 + q]]] = mu;
       continue;
     }
-    for (int q = 0; q < nu; q++) perm[a0 + q] = tmp[nu - 1 - q];
+    for (int q = 0; q < nu; q++) perm[a0 + q] = reach[k - nu + q];
     if (ns + 2 > PO_CAP) { /* cannot happen (smaller part first): the CPU fits */
       atomicExch(full, 1);
       return;
@@ -568,6 +573,14 @@ static int po_prepare(int L, const int64_t *lobs, const int64_t *m, const int64_
   return rc;
 }
 
+static int64_t mmax_of(const int64_t *m, int L)
+{
+  int64_t x = 0;
+  for (int l = 0; l < L; l++)
+    if (m[l] > x) x = m[l];
+  return x;
+}
+
 /* The tests' cap on a wave's values (gi_cuda_test_idr_plane_wave()). */
 static int64_t wave_cap = 0;
 
@@ -640,10 +653,12 @@ static int idr_plane_host(int L, const int64_t *lobs, const int64_t *m, const in
     size_t b = po_shared_bytes(lv.m, lv.nrank, lv.off[lv.nlev]);
     if (b > smem) smem = b;
   }
+  for (int l = 0; l < L; l++)
+    if (m[l] > INT16_MAX) smem = (size_t) -1; /* 16-bit indices */
   if (smem > (size_t) optin) {
     snprintf(msg, len, "a fit of more distinct points than the device's shared memory "
-             "holds (%.0f KB needed, %.0f KB in a block): fit on the CPU",
-             smem / 1024.0, optin / 1024.0);
+             "holds (%.0f points, %.0f KB in a block): fit on the CPU",
+             (double) mmax_of(m, L), optin / 1024.0);
     rc = GI_CUDA_RANGE;
     goto done;
   }

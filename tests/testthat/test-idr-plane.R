@@ -129,7 +129,7 @@ test_that("the GPU's waves, its limits and its memory on two covariates", {
     }
   }
   # more distinct points than a block's shared memory holds: the CPU fits
-  n <- 15000
+  n <- 25000
   X <- data.frame(a = runif(n), b = runif(n))
   y <- rnorm(n, X$a - X$b)
   g <- idr(y, X, thresholds = c(-1, 0, 1), device = "gpu")
