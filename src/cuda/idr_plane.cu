@@ -202,11 +202,21 @@ __global__ void po_solve(const po_level *lev, const po_task *task, const int64_t
       fr[node[perm[a0]]] = mu;
       continue;
     }
-    /* forward pass of the cut: the steps of the best value over the ranks */
+    /* forward pass of the cut: the steps of the best value over the ranks
+     * (each point's rank, weight and share loaded one point ahead, so that
+     * their latency overlaps the work on the point before) */
     double csum = 0;
+    int vn = perm[a0], rn = __ldg(rank + vn);
+    double wn = w[vn], yn = yr[vn];
     for (int q = 0; q < k; q++) {
-      int v = perm[a0 + q], r = rank[v];
-      double c = w[v] * (yr[v] - mu);
+      const int r = rn;
+      const double c = wn * (yn - mu);
+      if (q + 1 < k) {
+        vn = perm[a0 + q + 1];
+        rn = __ldg(rank + vn);
+        wn = __ldg(w + vn);
+        yn = yr[vn];
+      }
       csum += fabs(c);
       if (c >= 0) {
         if (c > 0) {
@@ -241,13 +251,25 @@ __global__ void po_solve(const po_level *lev, const po_task *task, const int64_t
     int b = 0, nu = 0, nl = 0;
     double value = 0;
     po_sums U = {0, 0, 0, 0}, R = {0, 0, 0, 0};
+    vn = perm[a0 + k - 1];
+    rn = __ldg(rank + vn);
+    wn = __ldg(w + vn);
+    yn = yr[vn];
     for (int q = k - 1; q >= 0; q--) {
-      int v = perm[a0 + q], r = rank[v];
+      /* the next point read ahead: the writes of this step are at q or
+       * above */
+      const int v = vn, r = rn;
+      const double wv = wn, yv = yn;
+      if (q > 0) {
+        vn = perm[a0 + q - 1];
+        rn = __ldg(rank + vn);
+        wn = __ldg(w + vn);
+        yn = yr[vn];
+      }
       if (step[r] != 0.0) {
         step[r] = 0.0;
         bit_clear(L, bits, r);
       }
-      double wv = w[v], yv = yr[v];
       if (b <= reach[q]) {
         value += wv * (yv - mu);
         U.add(wv, yv);
