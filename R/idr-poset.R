@@ -142,7 +142,7 @@ idr_po_prepare <- function(X, spec, call) {
 # `x` a data frame, `spec` from idr_po_spec().
 idr_po <- function(input, spec, thresholds, device, call, ecall) {
   dev <- idr_po_device(device, spec, length(input$y), 1L, ecall)
-  s <- idr_po_setup(input, spec, thresholds, ecall)
+  s <- idr_po_setups(list(input), spec, thresholds, dev, ecall)[[1L]]
   idr_po_object(s, idr_po_engine(list(s), dev)[[1L]], call, ecall)
 }
 
@@ -165,11 +165,21 @@ idr_po_device <- function(device, spec, n, nlev, call) {
 # covariates on the GPU (bench/gpu/idr-plane-RESULTS.md).
 idr_po_gpu_min_n_default <- Inf
 
-# What the engines need of a fit on several covariates, and what its object
-# keeps: the distinct points (nodes) in their storage order, the
-# observations' nodes and switch-on thresholds, the covering pairs and, on
-# two covariates, the points' positions and ranks in the plane.
-idr_po_setup <- function(input, spec, thresholds, ecall) {
+# What the engines need of the fits on several covariates of `inputs` (one
+# per level), and what their objects keep: each a list of the distinct
+# points (nodes) in their storage order, the observations' nodes and
+# switch-on thresholds, the covering pairs and, on two covariates, the
+# points' positions and ranks in the plane. The storage orders come from
+# fits at a few thresholds on `device`, all levels in one batch.
+idr_po_setups <- function(inputs, spec, thresholds, device, ecall) {
+  pts <- lapply(inputs, idr_po_points, spec = spec, thresholds = thresholds, ecall = ecall)
+  coarse <- idr_po_engine(lapply(pts, idr_po_coarse), device)
+  Map(idr_po_stored, pts, coarse)
+}
+
+# The distinct points of one input, numbered in lexicographic order, with
+# its observations' nodes and thresholds, the covering pairs and the plane.
+idr_po_points <- function(input, spec, thresholds, ecall) {
   y <- input$y
   X <- input$x
   w <- input$w
@@ -180,9 +190,7 @@ idr_po_setup <- function(input, spec, thresholds, ecall) {
   if (!is.null(wk)) wk <- scale_weights(wk)
   thresholds <- idr_thresholds(thresholds, yk, ecall)
   K <- length(thresholds)
-  pr <- idr_po_prepare(Xk, spec, ecall)
-  Z <- pr$Z
-  # the distinct points, numbered in lexicographic order
+  Z <- idr_po_prepare(Xk, spec, ecall)$Z
   lex <- do.call(order, c(unname(lapply(seq_len(ncol(Z)), function(c) Z[, c])),
                           list(method = "radix")))
   Zs <- Z[lex, , drop = FALSE]
@@ -192,27 +200,48 @@ idr_po_setup <- function(input, spec, thresholds, ecall) {
   node_lex[lex] <- cumsum(first)
   m <- sum(first)
   Zd <- Zs[first, , drop = FALSE]
-  threads <- resolve_threads()
-  edges <- .Call(ffi_poset_comp_edges, Zd, seq_len(m), threads)
-  kcode <- findInterval(yk, thresholds, left.open = TRUE)
-  # the nodes stored in the order of their CDFs at a few thresholds, so
-  # that each threshold's level sets are runs (few blocks); on two
-  # covariates, the points in the plane for the solver's cuts
-  plane <- plane_points(Zd)
-  perm <- idr_po_storage_order(node_lex - 1L, kcode, wk, m, K, edges, plane, threads)
-  rank <- integer(m)
-  rank[perm] <- seq_len(m)
+  edges <- .Call(ffi_poset_comp_edges, Zd, seq_len(m), resolve_threads())
   # each point shown by the covariates of one of its observations (under
   # "sd" and "icx", other observations may be permutations or other
   # ensembles equal in the order): predict() at them gives their fit
   list(input = input, spec = spec, keep = keep, wk = wk, yk = yk, thresholds = thresholds,
-       K = K, m = m, node = rank[node_lex] - 1L, kcode = kcode,
-       from = rank[edges$from + 1L] - 1L, to = rank[edges$to + 1L] - 1L,
-       plane = if (!is.null(plane)) plane[perm, , drop = FALSE],
-       rows = lex[first][perm], z = Zd[perm, , drop = FALSE], lex = rank)
+       K = K, m = m, node = node_lex - 1L, kcode = findInterval(yk, thresholds, left.open = TRUE),
+       from = edges$from, to = edges$to, plane = plane_points(Zd), rows = lex[first], z = Zd)
 }
 
-# The fits of setups (idr_po_setup()) on a resolved device: a list of
+# The problems of at most 9 thresholds spread over the K of points `p`
+# (in lexicographic numbering), whose fits give the storage order.
+idr_po_coarse <- function(p) {
+  sel <- unique(as.integer(round(seq(0, p$K - 1, length.out = min(p$K, 9L)))))
+  p$kcode <- findInterval(p$kcode, sel, left.open = TRUE)
+  p$K <- length(sel)
+  p
+}
+
+# Points `p` renumbered in their storage order: by their CDFs summed over
+# the thresholds of `coarse`, their fit from idr_po_coarse(), largest first
+# (the CDFs decrease up the order, so this is a linear extension of it),
+# ties in lexicographic order; so that each threshold's level sets are runs
+# (few blocks).
+idr_po_stored <- function(p, coarse) {
+  m <- p$m
+  K <- length(coarse$ptr) - 1L
+  F <- .Call(ffi_idr_cdf, coarse$ptr, coarse$start, coarse$value, as.double(m),
+             seq_len(m) - 1L, numeric(m), seq_len(K) - 1L, FALSE)
+  perm <- order(-rowSums(F), seq_len(m))
+  rank <- integer(m)
+  rank[perm] <- seq_len(m)
+  p$node <- rank[p$node + 1L] - 1L
+  p$from <- rank[p$from + 1L] - 1L
+  p$to <- rank[p$to + 1L] - 1L
+  if (!is.null(p$plane)) p$plane <- p$plane[perm, , drop = FALSE]
+  p$rows <- p$rows[perm]
+  p$z <- p$z[perm, , drop = FALSE]
+  p$lex <- rank
+  p
+}
+
+# The fits of setups (idr_po_setups()) on a resolved device: a list of
 # list(ptr, start, value, device). On the GPU (two covariates) their
 # threshold problems are one batch; the CPU fits one setup after another,
 # each on all threads.
@@ -281,21 +310,6 @@ idr_po_object <- function(s, res, call, ecall) {
   fit$na.action <- input$na.action
   fit$terms <- input$terms
   structure(fit, class = c("gpuiso_idr_po", "gpuiso_idr"))
-}
-
-# A permutation of the m nodes (1-based, numbered in lexicographic order):
-# by their CDFs summed over at most 9 thresholds spread over the K, largest
-# first (the CDFs decrease up the order, so this is a linear extension of
-# it), ties in lexicographic order.
-idr_po_storage_order <- function(node, kcode, w, m, K, edges, plane, threads) {
-  sel <- unique(as.integer(round(seq(0, K - 1, length.out = min(K, 9L)))))
-  kc <- findInterval(kcode, sel, left.open = TRUE)
-  Kc <- length(sel)
-  res <- .Call(ffi_idr_po_fit, node, kc, w, as.double(m), as.double(Kc), edges$from,
-               edges$to, plane, threads)
-  F <- .Call(ffi_idr_cdf, res$ptr, res$start, res$value, as.double(m),
-             seq_len(m) - 1L, numeric(m), seq_len(Kc) - 1L, FALSE)
-  order(-rowSums(F), seq_len(m))
 }
 
 # The (weighted) empirical CDF of y at the thresholds: the prediction at a

@@ -8,7 +8,8 @@
 # "batch" or "all" (default). Times are the median of three runs of
 # idr() (one for fits over 5 s), including everything idr() does on the
 # host (the order's covering pairs and the storage order of the points,
-# on the CPU for both engines).
+# on the CPU for both engines); "GPU engine alone" is the device's part
+# (idr_po_engine(): the .Call of cuda/idr_plane.cu and the fits' lists).
 suppressMessages(library(gpuiso))
 args <- commandArgs(TRUE)
 threads <- as.integer(strsplit(if (length(args) >= 1L) args[1L] else "2,16", ",")[[1L]])
@@ -33,9 +34,20 @@ timed <- function(f) {
   list(t = median(t), r = r)
 }
 
-row <- function(label, f_gpu, f_cpu, diff) {
+# the setups of idr()'s fit on the covariates a and b: one, or one per level
+setups <- function(d, thr, st = NULL) {
+  spec <- gpuiso:::idr_po_spec(c("a", "b"), NULL, c(comp = 1), FALSE, NULL)
+  rows <- if (is.null(st)) list(seq_along(d$y)) else split(seq_along(d$y), st)
+  inputs <- lapply(rows, function(r) {
+    list(y = d$y[r], x = d$X[r, , drop = FALSE], w = NULL, yname = "y", xname = "X")
+  })
+  gpuiso:::idr_po_setups(inputs, spec, thr, "cpu", NULL)
+}
+
+row <- function(label, f_gpu, f_cpu, diff, s) {
   g <- timed(f_gpu)
-  cells <- sprintf("%.3f", g$t)
+  e <- timed(function() gpuiso:::idr_po_engine(s, "gpu"))
+  cells <- sprintf("%.3f", c(g$t, e$t))
   d <- NA
   for (th in threads) {
     old <- options(gpuiso.threads = th)
@@ -50,9 +62,9 @@ row <- function(label, f_gpu, f_cpu, diff) {
 
 cat(sprintf("gpuiso %s; %s; CPU threads %s\n", packageVersion("gpuiso"),
             gpu_info()$name, paste(threads, collapse = ", ")))
-cat(sprintf("| fit | GPU (s) | %s | max CDF difference |\n",
+cat(sprintf("| fit | GPU (s) | GPU engine alone (s) | %s | max CDF difference |\n",
             paste(sprintf("CPU %d thr (s)", threads), collapse = " | ")))
-cat(sprintf("|---|---:|%s---:|\n", strrep("---:|", length(threads))))
+cat(sprintf("|---|---:|---:|%s---:|\n", strrep("---:|", length(threads))))
 # warm up the device and the package
 invisible(idr(gen(200, 1)$y, gen(200, 1)$X, device = "gpu"))
 one_diff <- function(g, c) max(abs(dense(g) - dense(c)))
@@ -63,7 +75,8 @@ if (what %in% c("all", "single")) {
       thr <- if (K < n) unname(quantile(d$y, seq(0, 1, length.out = K))) else NULL
       row(sprintf("n = %d, %s thresholds", n, if (K < n) "100" else "all"),
           function() idr(d$y, d$X, thresholds = thr, device = "gpu"),
-          function() idr(d$y, d$X, thresholds = thr, device = "cpu"), one_diff)
+          function() idr(d$y, d$X, thresholds = thr, device = "cpu"), one_diff,
+          setups(d, thr))
     }
   }
 }
@@ -74,6 +87,6 @@ if (what %in% c("all", "batch")) {
     st <- rep(seq_len(L), each = 1000)
     row(sprintf("by: %d levels x 1,000 observations, all thresholds", L),
         function() idr(d$y, d$X, by = st, device = "gpu"),
-        function() idr(d$y, d$X, by = st, device = "cpu"), by_diff)
+        function() idr(d$y, d$X, by = st, device = "cpu"), by_diff, setups(d, NULL, st))
   }
 }
