@@ -43,6 +43,10 @@
 #' * `gpuiso.idr_gpu_min_n`: the fewest observations for which [idr()] with
 #'   `device = "auto"` fits on the GPU, when there is one (default
 #'   `r format(idr_gpu_min_n_default, scientific = FALSE)`).
+#' * `gpuiso.idr_po_gpu_min_n`: the same for [idr()] on two covariates, in
+#'   all levels of `by` together, where none has more than
+#'   `r format(idr_po_gpu_max_n, scientific = FALSE)` observations (default
+#'   `r format(idr_po_gpu_min_n_default, scientific = FALSE)`).
 #'
 #' @section Errors and interrupts:
 #' Every error that gpuiso raises, from R or from its C and CUDA engines, is

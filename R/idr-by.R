@@ -29,7 +29,7 @@ idr_by <- function(input, spec, thresholds, device, call, ecall, byname) {
   }
   if (several) {
     # the levels' threshold problems one batch on the GPU (two covariates)
-    dev <- idr_po_device(device, spec, length(input$y), length(rows), ecall)
+    dev <- idr_po_device(device, spec, length(input$y), max(lengths(rows)), ecall)
     setups <- idr_po_setups(lapply(rows, sub), spec, thresholds, dev, ecall)
     fits <- Map(function(s, res) idr_po_object(s, res, call, ecall), setups,
                 idr_po_engine(setups, dev))

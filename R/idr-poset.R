@@ -141,29 +141,38 @@ idr_po_prepare <- function(X, spec, call) {
 # The fit on several covariates; `input` from idr_observations_input() with
 # `x` a data frame, `spec` from idr_po_spec().
 idr_po <- function(input, spec, thresholds, device, call, ecall) {
-  dev <- idr_po_device(device, spec, length(input$y), 1L, ecall)
+  dev <- idr_po_device(device, spec, length(input$y), length(input$y), ecall)
   s <- idr_po_setups(list(input), spec, thresholds, dev, ecall)[[1L]]
   idr_po_object(s, idr_po_engine(list(s), dev)[[1L]], call, ecall)
 }
 
-# The engine of a fit on several covariates, resolved: "gpu" only on two
-# (the points in the plane, cuda/idr_plane.cu); "auto" takes it from
-# `options(gpuiso.idr_po_gpu_min_n)` observations (per level of a batch of
-# `nlev`) when a GPU is available.
-idr_po_device <- function(device, spec, n, nlev, call) {
+# The engine of a fit on several covariates (n observations in all, at
+# most nmax in one level of a batch), resolved: "gpu" only on two (the
+# points in the plane, cuda/idr_plane.cu); "auto" takes it, when a GPU is
+# available, from `options(gpuiso.idr_po_gpu_min_n)` observations in all
+# and for levels of at most idr_po_gpu_max_n.
+idr_po_device <- function(device, spec, n, nmax, call) {
   plane <- length(spec$cols) == 2L
   if (identical(device, "gpu") && !plane) {
     abort_input(sprintf(paste0("The GPU engine fits IDR on one covariate or on two (points ",
                                "in the plane): with %.0f, use `device = \"cpu\"` (or ",
                                "`\"auto\"`)."), length(spec$cols)), call, arg = "device")
   }
-  min_n <- if (plane) gpu_min_n("gpuiso.idr_po_gpu_min_n", idr_po_gpu_min_n_default) else Inf
-  resolve_device(device, n / nlev, call, min_n = min_n)
+  if (identical(device, "auto") && (!plane || nmax > idr_po_gpu_max_n)) return("cpu")
+  resolve_device(device, n, call,
+                 min_n = gpu_min_n("gpuiso.idr_po_gpu_min_n", idr_po_gpu_min_n_default))
 }
 
-# From how many observations (per level) device = "auto" fits IDR on two
-# covariates on the GPU (bench/gpu/idr-plane-RESULTS.md).
-idr_po_gpu_min_n_default <- Inf
+# Measured on an H100 host against the CPU's 8 and 16 threads
+# (bench/gpu/idr-plane-RESULTS.md): the GPU solves each threshold afresh,
+# the CPU from the one before, so the GPU wins on many small fits (a batch
+# of 10 levels of 1,000 observations: 0.053 s against 0.109 and 0.078;
+# 1,000 levels: 7.3 s against 12.1 and 10.9) and loses on large ones (one
+# fit of 5,000 with all thresholds: 0.28 s against 0.15 and 0.10). So
+# "auto" takes it from 10,000 observations in all, in levels of at most
+# 3,000.
+idr_po_gpu_min_n_default <- 10000
+idr_po_gpu_max_n <- 3000
 
 # What the engines need of the fits on several covariates of `inputs` (one
 # per level), and what their objects keep: each a list of the distinct

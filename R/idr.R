@@ -122,9 +122,29 @@
 #' CDF); the prediction is the mean of the two bounds where both exist, the
 #' one bound where only one does, and the (weighted) empirical distribution
 #' of the training responses where \eqn{x} is comparable to no fitted point.
-#' At a fitted point the prediction is its fit. The fit on several
-#' covariates runs on the CPU: `device = "gpu"` is an error there, and
-#' `"auto"` takes the CPU. This path takes far more time than the
+#' At a fitted point the prediction is its fit.
+#'
+#' On two covariates (two columns, or one group of two members under
+#' `"sd"` or `"icx"`: points in the plane), `device = "gpu"` solves the
+#' thresholds on the GPU instead: each threshold's problem from scratch by
+#' the same partitioning algorithm and staircase cuts, one threshold per
+#' block of GPU threads with its whole workspace in the block's shared
+#' memory, so that a GPU runs thousands of thresholds at once. The shares,
+#' the clamping of each point's CDF across thresholds and the blocks are
+#' formed on the device, and the means are compensated as on the CPU, so
+#' both engines give the same CDFs up to rounding (measured equal).
+#' Shared memory bounds a fit at about 18,000 distinct points: a larger
+#' one is fitted on the CPU (its `device` says so). Solving each threshold
+#' afresh, it pays on many small fits (a batch with `by`) and where the CPU
+#' has few threads, and loses to the CPU's warm starts on large fits with
+#' many thresholds (see `bench/gpu/idr-plane-RESULTS.md` in the sources):
+#' `"auto"` takes it from
+#' `r format(idr_po_gpu_min_n_default, scientific = FALSE, big.mark = ",")`
+#' observations in all (`options(gpuiso.idr_po_gpu_min_n)`) where no fit
+#' (no level of `by`) has more than
+#' `r format(idr_po_gpu_max_n, big.mark = ",")`. On
+#' three covariates or more the fit runs on the CPU: `device = "gpu"` is an
+#' error there. This path takes far more time than the
 #' one-covariate sweep (each threshold is a sequence of maximum flows), so
 #' a coarser `thresholds` grid is the way to bound it for large samples. A
 #' single decreasing covariate does not take this path: it is the
@@ -142,7 +162,8 @@
 #' observations in all as for one fit) the problems of every level are
 #' built and solved in the same slabs, so that many small fits cost about
 #' what one large fit of as many CDF values does. On several covariates the
-#' levels are fitted in turn, each on the CPU's threads.
+#' levels are fitted in turn, each on the CPU's threads, but on the GPU
+#' (two covariates) the thresholds of all levels are one batch.
 #' `predict(fit, newdata, by = )` takes the level of each new point (or a
 #' column of `newdata` named like `by`); the evaluation functions take the
 #' predictions of a batch as they take any others, and

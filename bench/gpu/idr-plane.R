@@ -9,7 +9,8 @@
 # idr() (one for fits over 5 s), including everything idr() does on the
 # host (the order's covering pairs and the storage order of the points,
 # on the CPU for both engines); "GPU engine alone" is the device's part
-# (idr_po_engine(): the .Call of cuda/idr_plane.cu and the fits' lists).
+# (idr_po_engine(): the .Call of cuda/idr_plane.cu and the fits' lists),
+# "its C entry" the time inside gi_cuda_idr_plane() (gpu_timings()).
 suppressMessages(library(gpuiso))
 args <- commandArgs(TRUE)
 threads <- as.integer(strsplit(if (length(args) >= 1L) args[1L] else "2,16", ",")[[1L]])
@@ -47,7 +48,8 @@ setups <- function(d, thr, st = NULL) {
 row <- function(label, f_gpu, f_cpu, diff, s) {
   g <- timed(f_gpu)
   e <- timed(function() gpuiso:::idr_po_engine(s, "gpu"))
-  cells <- sprintf("%.3f", c(g$t, e$t))
+  # the C entry's own time, of the last of those runs
+  cells <- sprintf("%.3f", c(g$t, e$t, gpu_timings()$total / 1000))
   d <- NA
   for (th in threads) {
     old <- options(gpuiso.threads = th)
@@ -60,11 +62,14 @@ row <- function(label, f_gpu, f_cpu, diff, s) {
   flush.console()
 }
 
+gi <- gpu_info()
 cat(sprintf("gpuiso %s; %s; CPU threads %s\n", packageVersion("gpuiso"),
-            gpu_info()$name, paste(threads, collapse = ", ")))
-cat(sprintf("| fit | GPU (s) | GPU engine alone (s) | %s | max CDF difference |\n",
+            paste(c(gi$devices$name, "no GPU")[1L], collapse = ""),
+            paste(threads, collapse = ", ")))
+cat(sprintf(paste("| fit | GPU (s) | GPU engine alone (s) | its C entry (s) | %s |",
+                  "max CDF difference |\n"),
             paste(sprintf("CPU %d thr (s)", threads), collapse = " | ")))
-cat(sprintf("|---|---:|---:|%s---:|\n", strrep("---:|", length(threads))))
+cat(sprintf("|---|---:|---:|---:|%s---:|\n", strrep("---:|", length(threads))))
 # warm up the device and the package
 invisible(idr(gen(200, 1)$y, gen(200, 1)$X, device = "gpu"))
 one_diff <- function(g, c) max(abs(dense(g) - dense(c)))

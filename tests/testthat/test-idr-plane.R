@@ -121,6 +121,29 @@ test_that("ensembles of two members and `by` batches on the GPU equal the CPU's"
                cdf(predict(c, nd, by = c("east", "south")), 0:2), tolerance = 1e-10)
 })
 
+test_that("device = 'auto' on two covariates takes the GPU for many small fits", {
+  skip_if_not(gpu_available())
+  set.seed(74)
+  gen <- function(n) {
+    X <- data.frame(a = runif(n), b = runif(n))
+    list(X = X, y = rnorm(n, X$a - X$b))
+  }
+  d <- gen(12000)
+  st <- rep(1:10, length.out = 12000)
+  b <- idr(d$y, d$X, by = st, device = "auto")
+  expect_true(all(vapply(b$fits, `[[`, "", "device") == "gpu"))
+  # levels above 3,000 observations, or fewer than 10,000 in all: the CPU
+  expect_true(all(vapply(idr(d$y, d$X, by = st %% 3, device = "auto")$fits, `[[`, "",
+                         "device") == "cpu"))
+  s <- gen(2000)
+  expect_identical(idr(s$y, s$X, device = "auto")$device, "cpu")
+  old <- options(gpuiso.idr_po_gpu_min_n = 0)
+  on.exit(options(old))
+  expect_identical(idr(s$y, s$X, device = "auto")$device, "gpu")
+  d$X$c <- d$X$a
+  expect_identical(idr(d$y[1:500], d$X[1:500, ], device = "auto")$device, "cpu")
+})
+
 test_that("the GPU's waves, its limits and its memory on two covariates", {
   skip_if_not(gpu_available())
   set.seed(73)
