@@ -95,3 +95,5 @@ if (what %in% c("all", "batch")) {
         function() idr(d$y, d$X, by = st, device = "cpu"), by_diff, setups(d, NULL, st))
   }
 }
+# the stage times of the last GPU engine call (the largest batch's)
+if (what %in% c("all", "batch")) print(gpu_timings())
