@@ -166,11 +166,11 @@ idr_po_device <- function(device, spec, n, nmax, call) {
 # Measured on an H100 host against the CPU's 8 and 16 threads
 # (bench/gpu/idr-plane-RESULTS.md): the GPU solves each threshold afresh,
 # the CPU from the one before, so the GPU wins on many small fits (a batch
-# of 10 levels of 1,000 observations: 0.053 s against 0.109 and 0.078;
-# 1,000 levels: 7.3 s against 12.1 and 10.9) and loses on large ones (one
-# fit of 5,000 with all thresholds: 0.28 s against 0.15 and 0.10). So
-# "auto" takes it from 10,000 observations in all, in levels of at most
-# 3,000.
+# of 10 levels of 1,000 observations: 0.053 s against 0.089-0.109 and
+# 0.070-0.078; 1,000 levels: 5.7-7.3 s against 8.8-12.1 and 6.8-10.9, in
+# two runs) and loses on large ones (one fit of 5,000 with all
+# thresholds: 0.28 s against 0.15 and 0.10). So "auto" takes it from
+# 10,000 observations in all, in levels of at most 3,000.
 idr_po_gpu_min_n_default <- 10000
 idr_po_gpu_max_n <- 3000
 
