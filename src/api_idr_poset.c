@@ -1,6 +1,7 @@
 /* .Call glue for isotonic distributional regression on a partial order
  * (core/idr_poset.c, core/idr_po_predict.c, and cuda/idr_plane.cu on two
- * covariates): the fit of all thresholds and the predictions at new points. The R layer has validated the data. */
+ * covariates): the fit of all thresholds and the predictions at new
+ * points. The R layer has validated the data. */
 #include <stdlib.h>
 #include <string.h>
 #include "gpuiso.h"

@@ -12,10 +12,11 @@
  * observations, then one thread solves with the whole workspace in the
  * block's shared memory, 8 (ranks + bitset words) + 4 m bytes and a
  * stack, which bounds m at about 18,000 (beyond: GI_CUDA_RANGE, the CPU
- * fits). The smaller the workspace, the more thresholds an SM runs at
- * once, which is what the device's speed here depends on. A thread of a GPU is far slower than a CPU core on this chain of
- * dependent steps; the device wins by running a thousand thresholds at
- * once from shared memory (bench/gpu/poset-exact-RESULTS.md).
+ * fits). A thread of a GPU is far slower than a CPU core on this chain
+ * of dependent steps; the device wins by running thousands of thresholds
+ * at once from shared memory (bench/gpu/poset-exact-RESULTS.md), so the
+ * smaller the workspace, the more thresholds an SM runs and the faster
+ * the fit (bench/gpu/idr-plane-RESULTS.md).
  *
  * The nodes are renumbered by their lexicographic position in the solver's
  * orientation (the order mirrored: what is below for IDR is above for the
@@ -39,6 +40,7 @@
 #include <float.h>
 #include <cub/cub.cuh>
 #include "engine.cuh"
+#include "../core/dd.h" /* the host's two_sum(), as core/idr_poset.c sums */
 #include "gi_cuda.h"
 
 #define PO_CAP 64        /* stack entries: log2(m) + 2 are needed */
@@ -74,25 +76,18 @@ struct po_row {
   int32_t m;
 };
 
-__device__ __forceinline__ void po_two_sum(double a, double b, double *s, double *e)
-{
-  double t = a + b, bb = t - a;
-  *e = (a - (t - bb)) + (b - bb);
-  *s = t;
-}
-
 /* A compensated sum of weights and one of weighted values. */
 struct po_sums {
   double w, we, wy, wye;
   __device__ void add(double wv, double yv)
   {
-    double p = wv * yv, pe = fma(wv, yv, -p), t, e;
-    po_two_sum(wy, p, &t, &e);
-    wy = t;
-    wye += e + pe;
-    po_two_sum(w, wv, &t, &e);
-    w = t;
-    we += e;
+    double p = wv * yv, pe = fma(wv, yv, -p);
+    dd s = two_sum(wy, p);
+    wy = s.hi;
+    wye += s.lo + pe;
+    s = two_sum(w, wv);
+    w = s.hi;
+    we += s.lo;
   }
   __device__ double mean() const
   {
@@ -383,14 +378,6 @@ __global__ void po_write(const po_row *rows, const double *fit, const int64_t *a
   }
 }
 
-/* a + b as a pair: the sum and its rounding error */
-static inline void host_two_sum(double a, double b, double *s, double *e)
-{
-  double t = a + b, bb = t - a;
-  *e = (a - (t - bb)) + (b - bb);
-  *s = t;
-}
-
 /* What the host prepares: the observations by lexicographic node, then by
  * switch-on threshold, then as given, with the node's share after each
  * (compensated counts over compensated weights, as core/idr_poset.c forms
@@ -442,7 +429,7 @@ static void po_prepare_level(const int64_t *lobs, const int64_t *m, const int64_
   /* compensated node weights, rounded once */
   for (int64_t i = i0; i < i1; i++) {
     double t, e;
-    host_two_sum(W[node[i]], w ? w[i] : 1.0, &t, &e);
+    two_sum(W[node[i]], w ? w[i] : 1.0, &t, &e);
     W[node[i]] = t;
     We[node[i]] += e;
   }
@@ -470,7 +457,7 @@ static void po_prepare_level(const int64_t *lobs, const int64_t *m, const int64_
     int64_t i = byk[r];
     int j = node[i];
     double t, e;
-    host_two_sum(c[j], w ? w[i] : 1.0, &t, &e);
+    two_sum(c[j], w ? w[i] : 1.0, &t, &e);
     c[j] = t;
     ce[j] += e;
     double q = (c[j] + ce[j]) / W[j];
@@ -538,6 +525,9 @@ static size_t po_layout(int64_t n, int64_t M, int L, int64_t P, int64_t S, int64
   return c.off;
 }
 
+/* h's arrays but lev (the caller's), and the tables of a wave: at most C
+ * problems and L levels. -1 when memory runs out (the caller frees what
+ * was allocated). */
 static int po_host_arrays(int64_t n, int64_t M, int L, int64_t P, int64_t C, po_host *h,
                           po_row **rows, po_task **tasks, po_span **spans, int64_t **count)
 {
@@ -552,7 +542,8 @@ static int po_host_arrays(int64_t n, int64_t M, int L, int64_t P, int64_t C, po_
   *tasks = (po_task *) malloc(((size_t) C + 1) * sizeof(po_task));
   *spans = (po_span *) malloc(((size_t) L + 1) * sizeof(po_span));
   *count = (int64_t *) malloc(((size_t) C + 1) * sizeof(int64_t));
-  return h->gptr && h->okc && h->osh && h->lex2node && h->rlex && h->wlex && h->solved && *rows && *tasks && *spans && *count ? 0 : -1;
+  int ok = h->gptr && h->okc && h->osh && h->lex2node && h->rlex && h->wlex && h->solved;
+  return ok && *rows && *tasks && *spans && *count ? 0 : -1;
 }
 
 static void po_host_free(po_host *h)
@@ -704,7 +695,8 @@ static int idr_plane_host(int L, const int64_t *lobs, const int64_t *m, const in
     if (err == cudaSuccess) err = gi_put(b.wlex, h.wlex, M, GI_COPY8, 0);
     if (err == cudaSuccess)
       err = cudaMemcpy(b.lev, h.lev, (size_t) L * sizeof(po_level), cudaMemcpyHostToDevice);
-    if (err == cudaSuccess) err = cudaMemcpy(b.solved, h.solved, (size_t) P, cudaMemcpyHostToDevice);
+    if (err == cudaSuccess)
+      err = cudaMemcpy(b.solved, h.solved, (size_t) P, cudaMemcpyHostToDevice);
     if (err == cudaSuccess) err = cudaMemset(b.prev, 0, (size_t) M * sizeof(double));
     if (err == cudaSuccess) err = cudaMemset(b.full, 0, sizeof(int));
     int64_t nb = 0;
