@@ -98,7 +98,7 @@ struct po_sums {
 
 __device__ __forceinline__ int po_top_bit(uint64_t x) { return 63 - __clzll((long long) x); }
 
-__device__ void bit_set(const po_level &L, uint64_t *B, int x)
+__device__ __forceinline__ void bit_set(const po_level &L, uint64_t *B, int x)
 {
   for (int l = 0; l < L.nlev; l++) {
     int i = L.off[l] + (x >> 6);
@@ -109,7 +109,7 @@ __device__ void bit_set(const po_level &L, uint64_t *B, int x)
   }
 }
 
-__device__ void bit_clear(const po_level &L, uint64_t *B, int x)
+__device__ __forceinline__ void bit_clear(const po_level &L, uint64_t *B, int x)
 {
   for (int l = 0; l < L.nlev; l++) {
     int i = L.off[l] + (x >> 6);
@@ -121,7 +121,7 @@ __device__ void bit_clear(const po_level &L, uint64_t *B, int x)
 }
 
 /* The largest set position <= x, or -1. */
-__device__ int bit_pred(const po_level &L, const uint64_t *B, int x)
+__device__ __forceinline__ int bit_pred(const po_level &L, const uint64_t *B, int x)
 {
   for (int l = 0; l < L.nlev && x >= 0; l++) {
     int wi = x >> 6, b = x & 63;
