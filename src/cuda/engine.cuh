@@ -194,7 +194,8 @@ int gi_fail(cudaError_t err, const char *what, size_t need, char *msg, size_t le
 
 /* The host arrays of the blocks of an IDR fit (idr.cu, idr_plane.cu), that
  * gi_cuda_idr_result() gives: room for `need` blocks in all, and where they
- * are; -1 when the host's memory runs out. */
-int gi_idr_result_reserve(int64_t need, int32_t **start, double **value);
+ * are; GI_CUDA_NOMEM, with the message, when the host's memory runs out. */
+int gi_idr_result_reserve(int64_t need, int32_t **start, double **value, char *msg,
+                          size_t len);
 
 #endif

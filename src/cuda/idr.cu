@@ -188,27 +188,32 @@ __global__ void idr_counts(const int32_t *rpos, const int32_t *bflag, const int3
 /* The blocks of the last fit, kept for the glue to copy (host memory that
  * only grows, like the device workspace), of this file's fits and those of
  * idr_plane.cu: gi_idr_result_reserve() makes room for `need` blocks in
- * all and says where they go (0), or -1 when the host's memory runs out. */
+ * all and says where they go. */
 static int32_t *res_start = NULL;
 static double *res_value = NULL;
 static int64_t res_cap = 0;
 
-int gi_idr_result_reserve(int64_t need, int32_t **start, double **value)
+int gi_idr_result_reserve(int64_t need, int32_t **start, double **value, char *msg,
+                          size_t len)
 {
   *start = res_start;
   *value = res_value;
-  if (need <= res_cap) return 0;
+  if (need <= res_cap) return GI_CUDA_OK;
   int64_t cap = res_cap > 0 ? res_cap : 1024;
   while (cap < need) cap *= 2;
   int32_t *s = (int32_t *) realloc(res_start, (size_t) cap * sizeof(int32_t));
   if (s) res_start = s;
   double *v = (double *) realloc(res_value, (size_t) cap * sizeof(double));
   if (v) res_value = v;
-  if (!s || !v) return -1;
+  if (!s || !v) {
+    snprintf(msg, len, "out of host memory for the blocks of the IDR fit (%.0f)",
+             (double) need);
+    return GI_CUDA_NOMEM;
+  }
   res_cap = cap;
   *start = res_start;
   *value = res_value;
-  return 0;
+  return GI_CUDA_OK;
 }
 
 extern "C" void gi_cuda_idr_result(const int **start, const double **value)
@@ -487,12 +492,8 @@ static int idr_host(const int *xcode, const int *kcode, const double *w, idr_lev
       int64_t total = count[c];
       int32_t *rs;
       double *rv;
-      if (gi_idr_result_reserve(nb + total, &rs, &rv)) {
-        snprintf(msg, len, "out of host memory for the blocks of the IDR fit (%.0f so far)",
-                 (double) (nb + total));
-        rc = GI_CUDA_NOMEM;
-        goto done;
-      }
+      rc = gi_idr_result_reserve(nb + total, &rs, &rv, msg, len);
+      if (rc != GI_CUDA_OK) goto done;
       stage = "copying the blocks back";
       err = gi_get(rs + nb, b.start, total, GI_COPY4, 0);
       if (err == cudaSuccess) err = gi_get(rv + nb, b.value, total, GI_COPY8, 0);

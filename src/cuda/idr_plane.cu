@@ -763,12 +763,8 @@ static int idr_plane_host(int L, const int64_t *lobs, const int64_t *m, const in
       }
       int32_t *rs;
       double *rv;
-      if (gi_idr_result_reserve(nb + total, &rs, &rv)) {
-        snprintf(msg, len, "out of host memory for the blocks of the IDR fit (%.0f so far)",
-                 (double) (nb + total));
-        rc = GI_CUDA_NOMEM;
-        goto done;
-      }
+      rc = gi_idr_result_reserve(nb + total, &rs, &rv, msg, len);
+      if (rc != GI_CUDA_OK) goto done;
       stage = "reducing the fits to their blocks";
       err = cudaMemcpy(b.at, count, (size_t) c * sizeof(int64_t), cudaMemcpyHostToDevice);
       if (err != cudaSuccess) break;
