@@ -214,7 +214,8 @@ idr_po_points <- function(input, spec, thresholds, ecall) {
   # "sd" and "icx", other observations may be permutations or other
   # ensembles equal in the order): predict() at them gives their fit
   list(input = input, spec = spec, keep = keep, wk = wk, yk = yk, thresholds = thresholds,
-       K = K, m = m, node = node_lex - 1L, kcode = findInterval(yk, thresholds, left.open = TRUE),
+       K = K, m = m, node = node_lex - 1L,
+       kcode = findInterval(yk, thresholds, left.open = TRUE),
        from = edges$from, to = edges$to, plane = plane_points(Zd), rows = lex[first], z = Zd)
 }
 
