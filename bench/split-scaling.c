@@ -12,12 +12,14 @@
  * gi_isotonic_long_unchecked(), as R's glue sends them (each piece checked
  * by the thread that fits it).
  *
- * GPUISO_BENCH_FLOOR=1 adds a first row, "copy": the output prepared the
+ * GPUISO_BENCH_FLOOR=1 adds two first rows: "copy": the output prepared the
  * same way, then the increasing values copied into it on the same threads
  * (memcpy of 2^15-element chunks, static schedule): the memory traffic that
  * any fit of a fresh output needs at least, one read and one write of every
  * element, so the most that the increasing row, bound by that traffic, can
- * speed up from one thread to many.
+ * speed up from one thread to many; and a second, "copy, streamed": the
+ * same copy with stores past the cache where the output was faulted in
+ * first (on more than one thread), as split.c stores such a long fit.
  *
  *   cc -O2 -fopenmp -Isrc/core bench/split-scaling.c src/core/pava.c \
  *      src/core/split.c src/core/wide.c src/core/threads.c \
@@ -32,14 +34,30 @@
 #include "bench-c.h"
 #include "gi_core.h"
 #include "gi_memory.h"
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
-/* y into fit on nt threads, 2^15 elements at a time */
-static void copy_floor(const double *y, double *fit, gi_idx n, int nt)
+/* y into fit on nt threads, 2^15 elements at a time; `stream`: stored
+ * past the cache (x86-64), as split.c stores a long prefaulted fit */
+static void copy_floor(const double *y, double *fit, gi_idx n, int nt,
+                       int stream)
 {
   gi_idx chunks = (n + 32767) / 32768;
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (gi_idx c = 0; c < chunks; c++) {
     gi_idx a = c * 32768, e = a + 32768 < n ? a + 32768 : n;
+#if defined(__x86_64__)
+    if (stream) {
+      for (gi_idx i = a; i < e; i++) {
+        long long bits;
+        memcpy(&bits, y + i, 8);
+        _mm_stream_si64((long long *) (fit + i), bits);
+      }
+      _mm_sfence();
+      continue;
+    }
+#endif
     memcpy(fit + a, y + a, (size_t) (e - a) * 8);
   }
 }
@@ -69,7 +87,7 @@ int main(int argc, char **argv)
   printf("| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
   const char *fl = getenv("GPUISO_BENCH_FLOOR");
   int floor_row = fl != NULL && strcmp(fl, "1") == 0;
-  for (int c = floor_row ? -1 : 0; c < 3; c++) {
+  for (int c = floor_row ? -2 : 0; c < 3; c++) {
     const double *yy = c == 1 || c < 0 ? yi : y, *ww = c == 2 ? w : NULL;
     double t1 = 0.0;
     for (int a = 3; a < argc; a++) {
@@ -79,14 +97,17 @@ int main(int argc, char **argv)
       for (int r = 0; r < reps; r++) {
         double *fit = malloc((size_t) n * 8); /* fresh pages, as from R */
         double t0 = now();
-        if (strcmp(mode, "fresh") != 0 && (nt == 1 || n < GI_SPLIT_MIN))
+        int faulted = 0;
+        if (strcmp(mode, "fresh") != 0 && (nt == 1 || n < GI_SPLIT_MIN)) {
           gi_hint_huge(fit, (size_t) n * 8);
-        else if (strcmp(mode, "r") == 0)
+        } else if (strcmp(mode, "r") == 0) {
           gi_prefault(fit, (size_t) n * 8, nt);
+          faulted = 1;
+        }
         if (c < 0)
-          copy_floor(yy, fit, n, nt);
+          copy_floor(yy, fit, n, nt, c == -1 && faulted);
         else if (ww == NULL && n >= GI_SPLIT_MIN)
-          gi_isotonic_long_unchecked(yy, n, 0, nt, fit, NULL);
+          gi_isotonic_long_unchecked(yy, n, 0, nt, faulted, fit, NULL);
         else
           gi_isotonic_batch(yy, ww, off, 1, 0, nt, fit, NULL, &bad);
         double t = now() - t0;
@@ -97,7 +118,7 @@ int main(int argc, char **argv)
       }
       if (a == 3) t1 = best;
       printf("| %s | %.0e | %d | %.1f | %.2f | %.2fx | %s |\n",
-             c < 0 ? "copy (floor)" : name[c],
+             c == -2 ? "copy (floor)" : c == -1 ? "copy, streamed" : name[c],
              (double) n, nt, best * 1e3, best * 1e9 / (double) n, t1 / best,
              same ? "yes" : "NO");
       fflush(stdout);

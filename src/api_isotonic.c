@@ -24,14 +24,17 @@ static gi_idx piece_end(const gi_idx *off, gi_idx nprob, gi_idx b0)
  * page wait on each other; on increasing data, where the fit is most of
  * the memory the pass writes, 1e8 elements on 16 threads took 40 ms so and
  * 55-64 without (bench/split-scaling-RESULTS.md). Batches are left to
- * ordinary pages. */
-static SEXP alloc_fit(R_xlen_t n, gi_idx nprob, int nt)
+ * ordinary pages. *faulted (when not NULL) says whether the pages were
+ * faulted in. */
+static SEXP alloc_fit(R_xlen_t n, gi_idx nprob, int nt, int *faulted)
 {
   SEXP fit = Rf_allocVector(REALSXP, n);
-  if (nprob == 1 && (nt == 1 || n < GI_SPLIT_MIN))
-    gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
-  else if (nprob == 1)
+  int pre = nprob == 1 && nt > 1 && n >= GI_SPLIT_MIN;
+  if (pre)
     gi_prefault(REAL(fit), (size_t) n * sizeof(double), nt);
+  else if (nprob == 1)
+    gi_hint_huge(REAL(fit), (size_t) n * sizeof(double));
+  if (faulted != NULL) *faulted = pre;
   return fit;
 }
 
@@ -41,7 +44,7 @@ static SEXP alloc_fit(R_xlen_t n, gi_idx nprob, int nt)
 static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
                       gi_idx nprob, int dec, int nt, int inside, SEXP st)
 {
-  SEXP fit = PROTECT(alloc_fit(Rf_xlength(y), nprob, nt));
+  SEXP fit = PROTECT(alloc_fit(Rf_xlength(y), nprob, nt, NULL));
   unsigned char *stp = Rf_isNull(st) ? NULL : RAW(st);
   gi_begin_work();
   for (gi_idx b0 = 0, b1; b0 < nprob; b0 = b1) {
@@ -64,10 +67,11 @@ static SEXP fit_batch(SEXP y, const double *wp, const gi_idx *off,
 static SEXP fit_long_unchecked(SEXP y, int dec, int nt)
 {
   R_xlen_t n = Rf_xlength(y);
-  SEXP fit = PROTECT(alloc_fit(n, 1, nt));
+  int faulted;
+  SEXP fit = PROTECT(alloc_fit(n, 1, nt, &faulted));
   gi_begin_work();
   gi_status r = gi_isotonic_long_unchecked(REAL(y), (gi_idx) n, dec, nt,
-                                           REAL(fit), NULL);
+                                           faulted, REAL(fit), NULL);
   if (r == GI_ERR_INVALID) {
     UNPROTECT(1);
     return R_NilValue;

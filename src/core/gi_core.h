@@ -88,10 +88,13 @@ gi_status gi_isotonic_batch_in_window(const double *y, const double *w,
  * that reads every value from memory once more (an increasing row of 1e8,
  * bound by memory traffic on 16 threads: 49-52 ms with the scan, 39
  * without). GI_ERR_INVALID, and the fit undefined, when a value is NA, NaN
- * or infinite; otherwise gi_isotonic_batch()'s result. */
+ * or infinite; otherwise gi_isotonic_batch()'s result. `faulted`: every
+ * page of fit has been written since it was allocated (gi_prefault()), so
+ * that a long fit may be written past the cache (split.c). */
 gi_status gi_isotonic_long_unchecked(const double *y, gi_idx n,
                                      int decreasing, int nthreads,
-                                     double *fit, unsigned char *starts);
+                                     int faulted, double *fit,
+                                     unsigned char *starts);
 
 /* Problems of this many elements or more are solved in pieces, 2^15
  * elements or so each, that the threads share (split.c); the pieces

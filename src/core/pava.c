@@ -207,6 +207,18 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
         tl = 0.0;
         tw = 1.0;
       }
+#if GI_STREAM
+      if (ws->stream) {
+        for (; i < i1; i++) {
+          double v = sy * y[i];
+          if (th >= v) break;
+          long long bits;
+          memcpy(&bits, &th, sizeof(bits));
+          _mm_stream_si64((long long *) (shi + k++), bits);
+          th = v;
+        }
+      } else
+#endif
       for (; i < i1; i++) {
         double v = sy * y[i];
         if (th >= v) break;
@@ -625,8 +637,8 @@ static gi_status batch(const double *y, const double *w,
     gi_idx a = offsets[b];
     gi_status r = gi_solve_split(y + a, w == NULL ? NULL : w + a,
                                  offsets[b + 1] - a, decreasing,
-                                 gi_threads_cap(nthreads), inside, fit + a,
-                                 starts == NULL ? NULL : starts + a);
+                                 gi_threads_cap(nthreads), inside, 0,
+                                 fit + a, starts == NULL ? NULL : starts + a);
     if (r != GI_OK) {
       status = r;
       first_bad = b;

@@ -13,6 +13,17 @@
 #include <emmintrin.h>
 #endif
 
+/* Stores that bypass the cache (gi_stack.stream), on x86-64; elsewhere
+ * the flag is ignored. A thread that made them fences them (gi_stream_end())
+ * before others read what they wrote. */
+#if defined(__x86_64__) && defined(__SSE2__)
+#define GI_STREAM 1
+static inline void gi_stream_end(void) { _mm_sfence(); }
+#else
+#define GI_STREAM 0
+static inline void gi_stream_end(void) {}
+#endif
+
 /* The stack of blocks. The hi parts of the sums of w*y live in the output
  * array (block k at fit[k], k never beyond the element being read), the
  * rest here, one array per field: a fresh page costs more to touch than
@@ -35,6 +46,10 @@ typedef struct {
   /* set by the caller: every nonzero |y| and weight is known to lie in
    * that window, so the pass need not scan for it (outside stays 0) */
   int inside;
+  /* set by the caller: the output's pages are faulted in already and it
+   * is too large to stay in cache, so the values of one-element blocks
+   * are stored past the cache (see stack_pass()) */
+  int stream;
 } gi_stack;
 
 /* Is Sa / Wa >= Sb / Wb, for sums given as pairs (hi + lo)? The sign of
@@ -289,10 +304,12 @@ gi_status gi_lockstep(const double *y, const double *w, const gi_idx *offsets,
 /* split.c: one problem of n >= GI_SPLIT_MIN elements (gi_core.h) solved in pieces on
  * up to nthreads threads (see there); the same status and result as
  * pava.c's one-thread solve of any problem. `inside` as in gi_stack, or
- * -1 for unit weights whose values are to be checked piece by piece. */
+ * -1 for unit weights whose values are to be checked piece by piece;
+ * `faulted`: every page of fit has been written since it was allocated
+ * (gi_prefault()), see gi_isotonic_long_unchecked(). */
 #define GI_SPLIT_LOG2_PIECE 15
 gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
                          int decreasing, int nthreads, int inside,
-                         double *fit, unsigned char *starts);
+                         int faulted, double *fit, unsigned char *starts);
 
 #endif

@@ -91,11 +91,23 @@ static gi_idx slot_end(const slots *S, const piece *q, gi_idx j)
 
 /* The stack pass on every piece. `inside` as in gi_stack, or
  * GI_UNCHECKED: the values (unit weights) are first checked piece by
- * piece (gi_isotonic_long_unchecked()). */
+ * piece (gi_isotonic_long_unchecked()); `stream` as in gi_stack. */
 #define GI_UNCHECKED (-1)
+
+/* A fit of at least this many elements whose pages the caller has faulted
+ * in (gi_prefault(), as R's glue does for one problem on several threads)
+ * is written past the cache where every element is a block of its own
+ * (increasing data). The kernel's zeroing of those pages has left them in
+ * memory, not in cache, so an ordinary store reads each line back before
+ * it writes it: on increasing data, where the pass is bound by memory
+ * traffic, that read is a third of it. On fresh pages, faulted in by the
+ * pass itself, the zeroed line is still in cache and streaming is slower
+ * (a 2-core VM, 1e8 elements: 291 -> 345 ms on one thread, 224 -> 354 on
+ * two; prefaulted, on two threads, 150 -> 129). */
+#define GI_STREAM_MIN ((gi_idx) 1 << 23)
 static gi_status solve_pieces(const double *y, const double *w, piece *pc,
                               gi_idx P, double sy, double sw, const slots *S,
-                              int nt, int inside)
+                              int nt, int inside, int stream)
 {
   int failed = 0; /* 1: memory, 2: interrupt */
   int invalid = 0;
@@ -126,8 +138,10 @@ static gi_status solve_pieces(const double *y, const double *w, piece *pc,
     ws.cap = q->b - q->a;
     ws.fixed = 1;
     ws.inside = in;
+    ws.stream = stream;
     gi_idx k = gi_stack_pass(y + q->a, w == NULL ? NULL : w + q->a,
                              q->b - q->a, q->a, sy, sw, S->hi + q->a, &ws);
+    if (stream) gi_stream_end();
     if (k < 0) {
       failed = k == -1 ? 1 : 2;
       q->k0 = 0;
@@ -366,12 +380,12 @@ static int spread_pieces(piece *pc, gi_idx P, const slots *S, int weighted,
  * again) or a sum overflowed (2: the wide pass must solve it). */
 static gi_status attempt(const double *y, const double *w, gi_idx n,
                          piece *pc, gi_idx P, const slots *S, double sy,
-                         double sw, int nt, int inside, double *fit,
-                         unsigned char *starts, int *redo)
+                         double sw, int nt, int inside, int stream,
+                         double *fit, unsigned char *starts, int *redo)
 {
   const int weighted = w != NULL;
   *redo = 0;
-  gi_status st = solve_pieces(y, w, pc, P, sy, sw, S, nt, inside);
+  gi_status st = solve_pieces(y, w, pc, P, sy, sw, S, nt, inside, stream);
   if (st != GI_OK) return st;
   gi_idx nblocks = 0;
   int outside = 0, overflow = 0;
@@ -396,9 +410,10 @@ static gi_status attempt(const double *y, const double *w, gi_idx n,
 
 gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
                          int decreasing, int nthreads, int inside,
-                         double *fit, unsigned char *starts)
+                         int faulted, double *fit, unsigned char *starts)
 {
   const int weighted = w != NULL;
+  const int stream = faulted && n >= GI_STREAM_MIN;
   gi_idx P = n >> GI_SPLIT_LOG2_PIECE;
   if (P < 1) P = 1;
   int nt = nthreads < 1 ? 1 : nthreads;
@@ -428,8 +443,8 @@ gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
     pc[p].b = piece_start(n, P, p + 1);
   }
   double sign = decreasing ? -1.0 : 1.0;
-  st = attempt(y, w, n, pc, P, &S, sign, 1.0, nt, inside, fit, starts,
-               &redo);
+  st = attempt(y, w, n, pc, P, &S, sign, 1.0, nt, inside, stream, fit,
+               starts, &redo);
   if (st == GI_OK && redo == 1) {
     /* outside the window (every value checked by now): values and
      * weights scaled by powers of two */
@@ -440,8 +455,8 @@ gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
     if (cy == 0.0 || cw == 0.0) {
       redo = 2;
     } else {
-      st = attempt(y, w, n, pc, P, &S, sign * cy, cw, nt, 0, fit, starts,
-                   &redo);
+      st = attempt(y, w, n, pc, P, &S, sign * cy, cw, nt, 0, stream, fit,
+                   starts, &redo);
       if (redo == 1) redo = 2;
     }
   }
@@ -454,8 +469,9 @@ done:
 
 gi_status gi_isotonic_long_unchecked(const double *y, gi_idx n,
                                      int decreasing, int nthreads,
-                                     double *fit, unsigned char *starts)
+                                     int faulted, double *fit,
+                                     unsigned char *starts)
 {
   return gi_solve_split(y, NULL, n, decreasing, gi_threads_cap(nthreads),
-                        GI_UNCHECKED, fit, starts);
+                        GI_UNCHECKED, faulted, fit, starts);
 }

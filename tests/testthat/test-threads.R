@@ -653,6 +653,25 @@ test_that("a problem of 1e6 elements (30 pieces) on 1 to 8 threads", {
   skip_unless_many_threads()
 })
 
+test_that("a row long enough to be written past the cache: the same fit on 1 to 8 threads", {
+  # From 2^23 elements, on more than one thread, the fit's pages are faulted
+  # in first and the stretches where every element is a block of its own
+  # are stored past the cache (split.c): rising rows, rows that pool only
+  # at the pieces' ends, both directions, and the scaled path.
+  skip_on_cran()
+  n <- 2^23 + 5
+  y <- gen_family("increasing", n, 3300L)
+  run_case(y, NULL, FALSE, "increasing, n = 2^23 + 5", check = FALSE)
+  expect_same_bits(isotonic(y, device = "cpu"), y, "increasing, n = 2^23 + 5", "y")
+  with_threads(2L, expect_same_bits(isotonic(rev(y), decreasing = TRUE, device = "cpu"),
+                                    rev(y), "decreasing, n = 2^23 + 5, 2 threads", "rev(y)"))
+  for (kind in c("rising_ties_at_boundaries", "rising_dip_mid", "cliff_start",
+                 "sawtooth", "rising_huge")) {
+    th_adversarial_case(kind, n, dec = kind == "sawtooth", seed = 3310L)
+  }
+  skip_unless_many_threads()
+})
+
 test_that("the fit and the gradient's blocks match the higher-precision reference", {
   skip_on_cran()
   for (j in seq_along(th_families)) {
