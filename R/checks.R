@@ -144,6 +144,14 @@ test_threads_uncapped <- function(on) {
   invisible(.Call(ffi_test_threads_uncapped, isTRUE(on)))
 }
 
+# Test-only: one row of at least `n` values fitted on more than one thread
+# is written past the cache where every value is a block of its own (the
+# default, 2^23, when `n` is NA), so that shorter rows take that path too.
+# Returns the previous setting, invisibly.
+test_stream_min <- function(n) {
+  invisible(.Call(ffi_test_stream_min, if (is.na(n)) 0 else as.double(n)))
+}
+
 # Test-only: IDR on a partial order splits a range of thresholds for an
 # idle thread when `k` thresholds are left (at least 2; NA restores the
 # default), so that small fits split too. Returns the previous setting,

@@ -42,6 +42,14 @@ SEXP ffi_test_threads_uncapped(SEXP on)
   return Rf_ScalarLogical(gi_threads_test_uncapped(Rf_asLogical(on) == TRUE));
 }
 
+/* Test-only: a fit of at least n values that its threads fault in first is
+ * written past the cache (split.c; n < 1: the default); returns the
+ * previous setting. */
+SEXP ffi_test_stream_min(SEXP n)
+{
+  return Rf_ScalarReal((double) gi_split_test_stream_min((gi_idx) Rf_asReal(n)));
+}
+
 /* Test-only: an IDR fit on a partial order splits a range of thresholds
  * for an idle thread when `k` are left (see idr_poset.c); returns the
  * previous setting. */

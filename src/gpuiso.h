@@ -148,6 +148,7 @@ SEXP ffi_gpu_test_full_device(SEXP on);
 SEXP ffi_gpu_test_idr_plane_wave(SEXP values);
 SEXP ffi_test_threads_uncapped(SEXP on);
 SEXP ffi_test_idr_po_min_split(SEXP k);
+SEXP ffi_test_stream_min(SEXP n);
 SEXP ffi_gpu_last_times(void);
 SEXP ffi_gpu_set_piece(SEXP bytes);
 SEXP ffi_as_single(SEXP x);

@@ -25,6 +25,7 @@ static const R_CallMethodDef call_entries[] = {
   CALLDEF(ffi_gpu_test_idr_plane_wave, 1),
   CALLDEF(ffi_test_threads_uncapped, 1),
   CALLDEF(ffi_test_idr_po_min_split, 1),
+  CALLDEF(ffi_test_stream_min, 1),
   CALLDEF(ffi_gpu_last_times, 0),
   CALLDEF(ffi_gpu_set_piece, 1),
   CALLDEF(ffi_as_single, 1),

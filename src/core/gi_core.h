@@ -436,6 +436,10 @@ int gi_threads_cap(int requested);
  * whatever the processors, so that a two-core machine can run the engine
  * on eight. Returns the previous setting. */
 int gi_threads_test_uncapped(int on);
+/* Test-only: the least length of a fit that split.c writes past the cache
+ * (its default when n < 1), so that short rows take that path too.
+ * Returns the previous setting. */
+gi_idx gi_split_test_stream_min(gi_idx n);
 /* The processors OpenMP sees (1 without OpenMP). */
 int gi_procs(void);
 int gi_have_openmp(void);

@@ -89,22 +89,32 @@ static gi_idx slot_end(const slots *S, const piece *q, gi_idx j)
   return j + 1 < q->k0 ? slot_start(S, q, j + 1) : q->b;
 }
 
-/* The stack pass on every piece. `inside` as in gi_stack, or
- * GI_UNCHECKED: the values (unit weights) are first checked piece by
- * piece (gi_isotonic_long_unchecked()); `stream` as in gi_stack. */
-#define GI_UNCHECKED (-1)
-
 /* A fit of at least this many elements whose pages the caller has faulted
  * in (gi_prefault(), as R's glue does for one problem on several threads)
  * is written past the cache where every element is a block of its own
  * (increasing data). The kernel's zeroing of those pages has left them in
  * memory, not in cache, so an ordinary store reads each line back before
  * it writes it: on increasing data, where the pass is bound by memory
- * traffic, that read is a third of it. On fresh pages, faulted in by the
- * pass itself, the zeroed line is still in cache and streaming is slower
- * (a 2-core VM, 1e8 elements: 291 -> 345 ms on one thread, 224 -> 354 on
- * two; prefaulted, on two threads, 150 -> 129). */
+ * traffic, that read is a third of it (an increasing row of 1e8 from R on
+ * 16 threads of the H100 host: 30-32 -> 25-28 ms). On fresh pages,
+ * faulted in by the pass itself, the zeroed line is still in cache and
+ * streaming is slower (a 2-core VM, 1e8 elements: 291 -> 345 ms on one
+ * thread, 224 -> 354 on two; prefaulted, on two threads, 150 -> 129). A
+ * shorter fit may stay in cache whole (bench/split-scaling-RESULTS.md). */
 #define GI_STREAM_MIN ((gi_idx) 1 << 23)
+static gi_idx stream_min = GI_STREAM_MIN;
+
+gi_idx gi_split_test_stream_min(gi_idx n)
+{
+  gi_idx was = stream_min;
+  stream_min = n < 1 ? GI_STREAM_MIN : n;
+  return was;
+}
+
+/* The stack pass on every piece. `inside` as in gi_stack, or
+ * GI_UNCHECKED: the values (unit weights) are first checked piece by
+ * piece (gi_isotonic_long_unchecked()); `stream` as in gi_stack. */
+#define GI_UNCHECKED (-1)
 static gi_status solve_pieces(const double *y, const double *w, piece *pc,
                               gi_idx P, double sy, double sw, const slots *S,
                               int nt, int inside, int stream)
@@ -413,7 +423,7 @@ gi_status gi_solve_split(const double *y, const double *w, gi_idx n,
                          int faulted, double *fit, unsigned char *starts)
 {
   const int weighted = w != NULL;
-  const int stream = faulted && n >= GI_STREAM_MIN;
+  const int stream = faulted && n >= stream_min;
   gi_idx P = n >> GI_SPLIT_LOG2_PIECE;
   if (P < 1) P = 1;
   int nt = nthreads < 1 ? 1 : nthreads;

@@ -653,22 +653,32 @@ test_that("a problem of 1e6 elements (30 pieces) on 1 to 8 threads", {
   skip_unless_many_threads()
 })
 
-test_that("a row long enough to be written past the cache: the same fit on 1 to 8 threads", {
-  # From 2^23 elements, on more than one thread, the fit's pages are faulted
-  # in first and the stretches where every element is a block of its own
-  # are stored past the cache (split.c): rising rows, rows that pool only
-  # at the pieces' ends, both directions, and the scaled path.
-  skip_on_cran()
-  n <- 2^23 + 5
-  y <- gen_family("increasing", n, 3300L)
-  run_case(y, NULL, FALSE, "increasing, n = 2^23 + 5", check = FALSE)
-  expect_same_bits(isotonic(y, device = "cpu"), y, "increasing, n = 2^23 + 5", "y")
+# From 2^23 values, on more than one thread, the fit's pages are faulted in
+# first and the stretches where every value is a block of its own are stored
+# past the cache (split.c): rising rows, rows that pool only at the pieces'
+# ends, both directions, and the scaled path.
+th_stream_cases <- function(n, kinds, seed) {
+  y <- gen_family("increasing", n, seed)
+  label <- sprintf("increasing, n = %d", n)
+  z <- run_case(y, NULL, FALSE, label, check = FALSE)
+  expect_same_bits(z, y, label, "y")
   with_threads(2L, expect_same_bits(isotonic(rev(y), decreasing = TRUE, device = "cpu"),
-                                    rev(y), "decreasing, n = 2^23 + 5, 2 threads", "rev(y)"))
-  for (kind in c("rising_ties_at_boundaries", "rising_dip_mid", "cliff_start",
-                 "sawtooth", "rising_huge")) {
-    th_adversarial_case(kind, n, dec = kind == "sawtooth", seed = 3310L)
-  }
+                                    rev(y), paste(label, "reversed, decreasing, 2 threads"),
+                                    "rev(y)"))
+  for (kind in kinds) th_adversarial_case(kind, n, dec = kind == "sawtooth", seed = seed + 1L)
+}
+
+test_that("rows written past the cache (its threshold lowered): the same fit on 1 to 8 threads, and right", {
+  was <- gpuiso:::test_stream_min(65536)
+  on.exit(gpuiso:::test_stream_min(was), add = TRUE)
+  th_stream_cases(300001, c("rising_ties_at_boundaries", "rising_dip_mid", "cliff_start",
+                            "sawtooth", "rising_huge"), 3300L)
+  skip_unless_many_threads()
+})
+
+test_that("a row long enough to be written past the cache: the same fit on 1 to 8 threads", {
+  skip_on_cran()
+  th_stream_cases(2^23 + 5, "rising_dip_mid", 3310L)
   skip_unless_many_threads()
 })
 
