@@ -103,6 +103,13 @@ void gi_stack_free(gi_stack *ws)
 #define GI_FMA_CLONE 0
 #endif
 
+/* stores past the cache, one double at a time (gi_stack.stream) */
+#if defined(__x86_64__) && defined(__SSE2__)
+#define GI_MOVNTI 1
+#else
+#define GI_MOVNTI 0
+#endif
+
 /* a request for the cache line at p, to be written (a hint: it never
  * faults), where the compiler has one */
 #if defined(__GNUC__)
@@ -207,7 +214,7 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
         tl = 0.0;
         tw = 1.0;
       }
-#if GI_STREAM
+#if GI_MOVNTI
       if (ws->stream) {
         for (; i < i1; i++) {
           double v = sy * y[i];
@@ -217,6 +224,11 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
           _mm_stream_si64((long long *) (shi + k++), bits);
           th = v;
         }
+        /* such stores are weakly ordered: fenced before anything reads
+         * them (this pass below, or the threads that merge the pieces);
+         * the fence also keeps the compiler from moving those reads, of
+         * doubles, above these stores, of integers */
+        _mm_sfence();
       } else
 #endif
       for (; i < i1; i++) {

@@ -13,17 +13,6 @@
 #include <emmintrin.h>
 #endif
 
-/* Stores that bypass the cache (gi_stack.stream), on x86-64; elsewhere
- * the flag is ignored. A thread that made them fences them (gi_stream_end())
- * before others read what they wrote. */
-#if defined(__x86_64__) && defined(__SSE2__)
-#define GI_STREAM 1
-static inline void gi_stream_end(void) { _mm_sfence(); }
-#else
-#define GI_STREAM 0
-static inline void gi_stream_end(void) {}
-#endif
-
 /* The stack of blocks. The hi parts of the sums of w*y live in the output
  * array (block k at fit[k], k never beyond the element being read), the
  * rest here, one array per field: a fresh page costs more to touch than
@@ -48,7 +37,8 @@ typedef struct {
   int inside;
   /* set by the caller: the output's pages are faulted in already and it
    * is too large to stay in cache, so the values of one-element blocks
-   * are stored past the cache (see stack_pass()) */
+   * are stored past the cache (see stack_pass(); x86-64 only, elsewhere
+   * ignored) */
   int stream;
 } gi_stack;
 

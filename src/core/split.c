@@ -151,7 +151,6 @@ static gi_status solve_pieces(const double *y, const double *w, piece *pc,
     ws.stream = stream;
     gi_idx k = gi_stack_pass(y + q->a, w == NULL ? NULL : w + q->a,
                              q->b - q->a, q->a, sy, sw, S->hi + q->a, &ws);
-    if (stream) gi_stream_end();
     if (k < 0) {
       failed = k == -1 ? 1 : 2;
       q->k0 = 0;
