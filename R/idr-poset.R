@@ -269,10 +269,8 @@ idr_po_engine <- function(setups, device) {
 # The GPU batch of idr_po_engine(): list(fits, status).
 idr_po_gpu <- function(setups) {
   n <- vapply(setups, function(s) length(s$node), 0)
-  w <- if (!all(vapply(setups, function(s) is.null(s$wk), NA))) {
-    unlist(lapply(setups, function(s) if (is.null(s$wk)) rep(1, length(s$node)) else s$wk),
-           use.names = FALSE)
-  }
+  # the levels of one input all have weights or none: NULL, or one vector
+  w <- unlist(lapply(setups, `[[`, "wk"), use.names = FALSE)
   .Call(ffi_gpu_idr_plane,
         unlist(lapply(setups, `[[`, "node"), use.names = FALSE),
         unlist(lapply(setups, `[[`, "kcode"), use.names = FALSE),

@@ -586,14 +586,6 @@ static int po_prepare(int L, const int64_t *lobs, const int64_t *m, const int64_
   return rc;
 }
 
-static int64_t mmax_of(const int64_t *m, int L)
-{
-  int64_t x = 0;
-  for (int l = 0; l < L; l++)
-    if (m[l] > x) x = m[l];
-  return x;
-}
-
 /* The tests' cap on a wave's values (gi_cuda_test_idr_plane_wave()). */
 static int64_t wave_cap = 0;
 
@@ -655,6 +647,7 @@ static int idr_plane_host(int L, const int64_t *lobs, const int64_t *m, const in
     if (s.p1 - s.p0 > C) C = s.p1 - s.p0;
   }
   size_t smem = 0;
+  int64_t mmax = 0;
   if (po_host_arrays(n, M, L, P, C, &h, &rows, &tasks, &spans, &count) ||
       po_prepare(L, lobs, m, K, node, kcode, w, pos, rank, &h)) {
     snprintf(msg, len, "out of host memory while preparing the IDR fit");
@@ -665,13 +658,13 @@ static int idr_plane_host(int L, const int64_t *lobs, const int64_t *m, const in
     const po_level &lv = h.lev[l];
     size_t b = po_shared_bytes(lv.m, lv.nrank, lv.off[lv.nlev]);
     if (b > smem) smem = b;
+    if (m[l] > mmax) mmax = m[l];
   }
-  for (int l = 0; l < L; l++)
-    if (m[l] > INT16_MAX) smem = (size_t) -1; /* 16-bit indices */
+  if (mmax > INT16_MAX) smem = (size_t) -1; /* 16-bit indices */
   if (smem > (size_t) optin) {
     snprintf(msg, len, "a fit of more distinct points than the device's shared memory "
              "holds (%.0f points, %.0f KB in a block): fit on the CPU",
-             (double) mmax_of(m, L), optin / 1024.0);
+             (double) mmax, optin / 1024.0);
     rc = GI_CUDA_RANGE;
     goto done;
   }
@@ -745,14 +738,6 @@ static int idr_plane_host(int L, const int64_t *lobs, const int64_t *m, const in
       if (err == cudaSuccess)
         err = cudaMemcpy(count, b.count, (size_t) c * sizeof(int64_t), cudaMemcpyDeviceToHost);
       if (err != cudaSuccess) break;
-      int full = 0;
-      err = cudaMemcpy(&full, b.full, sizeof(int), cudaMemcpyDeviceToHost);
-      if (err != cudaSuccess) break;
-      if (full) {
-        snprintf(msg, len, "a split tree deeper than the device's stack: fit on the CPU");
-        rc = GI_CUDA_RANGE;
-        goto done;
-      }
       /* each threshold's first block, within the wave and over the fit */
       int64_t total = 0;
       for (int64_t t = 0; t < c; t++) {
@@ -782,7 +767,17 @@ static int idr_plane_host(int L, const int64_t *lobs, const int64_t *m, const in
         goto done;
       }
     }
-    if (err != cudaSuccess) rc = gi_fail(err, stage, need, msg, len);
+    /* the stack's overflow flag, once for all waves: it cannot be set (the
+     * smaller part of each split is solved first), and a wave that set it
+     * would still have written no more blocks than its points */
+    int full = 0;
+    if (err == cudaSuccess) err = cudaMemcpy(&full, b.full, sizeof(int), cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) {
+      rc = gi_fail(err, stage, need, msg, len);
+    } else if (full) {
+      snprintf(msg, len, "a split tree deeper than the device's stack: fit on the CPU");
+      rc = GI_CUDA_RANGE;
+    }
   }
 done:
   po_host_free(&h);
