@@ -15,29 +15,58 @@ env_num <- function(name, default) {
 # Seconds, with microsecond resolution (proc.time() has 1 ms).
 now <- function() as.numeric(Sys.time())
 
-# Median seconds per call of f(): list(t, out, reps, k). A warm-up call
+# Minor page faults of this process so far (Linux: /proc/self/stat), NA elsewhere.
+minor_faults <- function() {
+  st <- tryCatch(readLines("/proc/self/stat", warn = FALSE), error = function(e) "", warning = function(w) "")
+  # the fields after the command name, which is in parentheses and may hold spaces
+  f <- strsplit(sub("^.*\\) ", "", st[1]), " ", fixed = TRUE)[[1]]
+  if (length(f) < 8) NA_real_ else as.numeric(f[8])
+}
+
+# Median seconds per call of f(): list(t, out, reps, k, faults). A warm-up call
 # (its result kept as `out`) sets k, the calls per repetition, so that a
 # repetition lasts at least `min_rep` seconds; then up to `reps`
 # repetitions, stopping once `budget` seconds are spent. One call slower
 # than the budget is timed once. REPS, CELL_BUDGET_S and MIN_REP_S are the
-# calling script's settings.
+# calling script's settings. `faults`: minor page faults per timed call (NA
+# where the system does not say).
+#
+# In the loop each result stays bound until the next call has returned, as
+# in `fit <- isotonic(y)`. A loop that drops every result at once lets R's
+# collector free a whole run of them together at the top of the C
+# library's heap, which then hands that memory back to the system, so that
+# each later result faults in fresh pages: on the 2-core VM a result of
+# 1e5 points then cost gpuiso about 190 page faults a call and a quarter of
+# its time, and monotone, whose .C() makes two copies a call, 30-110
+# (bench/page-faults-RESULTS.md). GPUISO_BENCH_DROP_RESULTS=1 times that
+# loop instead.
+DROP_RESULTS <- identical(Sys.getenv("GPUISO_BENCH_DROP_RESULTS"), "1")
 time_call <- function(f, reps = REPS, budget = CELL_BUDGET_S, min_rep = MIN_REP_S) {
   gc(FALSE)
   t0 <- now(); out <- f(); t1 <- now() - t0
-  if (t1 >= budget) return(list(t = t1, out = out, reps = 1L, k = 1L))
+  if (t1 >= budget) return(list(t = t1, out = out, reps = 1L, k = 1L, faults = NA_real_))
   k <- if (t1 >= min_rep) 1L else as.integer(min(1e5, ceiling(min_rep / max(t1, 1e-7))))
   times <- numeric(0)
   spent <- t1
+  faults <- 0
   for (r in seq_len(reps)) {
     if (k == 1L && t1 > 0.2) gc(FALSE)
+    f0 <- minor_faults()
     t0 <- now()
-    for (i in seq_len(k)) f()
+    if (DROP_RESULTS) {
+      for (i in seq_len(k)) f()
+    } else {
+      for (i in seq_len(k)) last <- f()
+      last <- NULL
+    }
     dt <- now() - t0
+    faults <- faults + minor_faults() - f0
     times <- c(times, dt / k)
     spent <- spent + dt
     if (spent > budget) break
   }
-  list(t = stats::median(times), out = out, reps = length(times), k = k)
+  list(t = stats::median(times), out = out, reps = length(times), k = k,
+       faults = faults / (length(times) * k))
 }
 
 # Wall-clock milliseconds of each of `reps` calls of f(), after one warm-up
@@ -62,6 +91,8 @@ fmt_t <- function(s) {
   else sprintf("%.3g s", s)
 }
 fmt_d <- function(d) if (is.na(d)) "-" else if (d == 0) "0" else sprintf("%.1e", d)
+# Page faults a call as "0.3" or "190"; "-" when unknown.
+fmt_faults <- function(x) if (is.null(x) || is.na(x)) "-" else if (x < 10) sprintf("%.1f", x) else sprintf("%.0f", x)
 
 # The load averages now, for the results' notes.
 load_now <- function() {

@@ -18,6 +18,8 @@
 #                          flagged when R/, src/ or DESCRIPTION have uncommitted changes)
 #     GPUISO_BENCH_STANDIN =1: time a stand-in (Iso::pava) instead of gpuiso (script development only)
 #     GPUISO_BENCH_WARMUP_S  seconds each method runs untimed before the first cell (default 0.3)
+#     GPUISO_BENCH_DROP_RESULTS =1: the timing loop drops each result at once instead of keeping it
+#                          bound until the next call returns (see time_call() in bench/common.R)
 # Peers: stats::isoreg, Iso::pava, fdrtool::monoreg and monotone::monotone (the latter from
 # bench/.lib, see bench/install-peers.sh). Output: a markdown table on stdout and GPUISO_BENCH_OUT.
 #
@@ -257,7 +259,7 @@ run_row <- function(case, n, y, w, est_fun, apply_fun = identity) {
         if (!is.null(m$threads)) set_threads(m$threads)
         r <- time_call(function() apply_fun(m$f(y, w)), reps_for(n),
                        budget = if (m$gpu && n >= 1e8) BIG_BUDGET_S else CELL_BUDGET_S)
-        cell$t <- r$t; cell$reps <- r$reps
+        cell$t <- r$t; cell$reps <- r$reps; cell$faults <- r$faults
         if (is.null(ref)) {
           ref <- r$out; cell$diff <- 0; cell$identical <- TRUE
         } else {
@@ -278,11 +280,13 @@ run_row <- function(case, n, y, w, est_fun, apply_fun = identity) {
       }
     }
     cells[[id]] <- cell
-    cat(sprintf("  %-22s %-24s n=%-5s %s%s\n", case_label[[case]], m$label,
+    cat(sprintf("  %-22s %-24s n=%-5s %s%s%s\n", case_label[[case]], m$label,
                 if (case == "batch") "1e3 x 1e4" else fmt_n(n),
                 if (!is.null(cell$same_as)) sprintf("= %s (not re-timed)", methods[[cell$same_as]]$label)
                 else if (is.null(cell$note)) fmt_t(cell$t) else cell$note,
-                if (!is.na(cell$diff) && cell$diff > 0) sprintf("  (max|diff| %.1e)", cell$diff) else ""))
+                if (!is.na(cell$diff) && cell$diff > 0) sprintf("  (max|diff| %.1e)", cell$diff) else "",
+                if (is.null(cell$same_as) && !is.null(cell$faults) && !is.na(cell$faults))
+                  sprintf("  [%s page faults a call]", fmt_faults(cell$faults)) else ""))
     flush.console()
   }
   list(case = case, n = n, cells = cells)
@@ -377,6 +381,18 @@ for (r in rows) {
 }
 
 ## agreement table: the other gpuiso columns and the peers against gpuiso 1 thread
+## page faults per timed call, every timed cell
+flt_ids <- names(methods)
+flt <- c(paste("|", paste(c("case", "n", vapply(methods[flt_ids], `[[`, "", "label")), collapse = " | "), "|"),
+         paste("|", paste(c("---", "---:", rep("---:", length(flt_ids))), collapse = " | "), "|"))
+for (r in rows) {
+  flt <- c(flt, paste("|", paste(c(case_label[[r$case]], nlab_of(r),
+                                   vapply(flt_ids, function(id) {
+                                     c <- r$cells[[id]]
+                                     if (!is.null(c$same_as) || !is.null(c$note)) "-" else fmt_faults(c$faults)
+                                   }, "")), collapse = " | "), "|"))
+}
+
 agr_ids <- c(other_gpu, peer_ids)
 agr <- c(paste("|", paste(c("case", "n", vapply(methods[agr_ids], `[[`, "", "label")), collapse = " | "), "|"),
          paste("|", paste(c("---", "---:", rep("---:", length(agr_ids))), collapse = " | "), "|"))
@@ -482,7 +498,7 @@ info <- c(
 
 ## the command that made the file: the settings that change the rows
 env_set <- c("GPUISO_BENCH_MAX_N", "GPUISO_BENCH_REPS", "GPUISO_BENCH_ALL_THREADS", "GPUISO_BENCH_PEERS",
-             "GPUISO_BENCH_OUT", "GPUISO_BENCH_STANDIN", "GPUISO_BENCH_WARMUP_S")
+             "GPUISO_BENCH_OUT", "GPUISO_BENCH_STANDIN", "GPUISO_BENCH_WARMUP_S", "GPUISO_BENCH_DROP_RESULTS")
 env_set <- env_set[nzchar(Sys.getenv(env_set))]
 cmd <- paste(c(sprintf("%s=%s", env_set, Sys.getenv(env_set)), "Rscript bench/cpu.R"), collapse = " ")
 
@@ -499,6 +515,8 @@ md <- c(
   "",
   sprintf("Median time of one call (each repetition loops k calls to last >= 50 ms; %s repetitions at", reps_txt),
   "n = 1e3/1e5/1e6/1e7/1e8, at most ~8 s of repetitions per cell except gpuiso's at 1e8, which get all of theirs).",
+  if (DROP_RESULTS) "In the loop each result is dropped at once (GPUISO_BENCH_DROP_RESULTS=1)."
+  else "In the loop each result stays bound until the next call returns, as in `fit <- isotonic(y)` (see time_call() in bench/common.R).",
   sprintf("Before any cell, every method runs untimed on the rows of 1e3 points, %.1f s each, so that no cell pays the growth of a fresh process's heap.",
           WARMUP_S),
   sprintf("All methods run in one R process on the same data. gpuiso: `isotonic(y, w, device = \"cpu\")` with `options(gpuiso.threads = 1, 2 or all = %d)`%s.",
@@ -534,6 +552,13 @@ md <- c(
           if (length(not_identical)) "; **they are not on some rows**" else ", and are"),
   "",
   agr,
+  "",
+  "## Page faults per call",
+  "",
+  "Minor page faults of the R process per timed call (from /proc/self/stat; \"-\" where not timed or not known):",
+  "the pages of fresh memory that each call touched first.",
+  "",
+  flt,
   "")
 
 cat("\n", paste(md, collapse = "\n"), "\n", sep = "")
