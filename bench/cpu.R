@@ -389,31 +389,26 @@ for (r in rows) {
   }
 }
 
-## agreement table: the other gpuiso columns and the peers against gpuiso 1 thread
-## page faults per timed call, every timed cell
-flt_ids <- names(methods)
-flt <- c(paste("|", paste(c("case", "n", vapply(methods[flt_ids], `[[`, "", "label")), collapse = " | "), "|"),
-         paste("|", paste(c("---", "---:", rep("---:", length(flt_ids))), collapse = " | "), "|"))
-for (r in rows) {
-  flt <- c(flt, paste("|", paste(c(case_label[[r$case]], nlab_of(r),
-                                   vapply(flt_ids, function(id) {
-                                     c <- r$cells[[id]]
-                                     if (!is.null(c$same_as) || !is.null(c$note)) "-" else fmt_faults(c$faults)
-                                   }, "")), collapse = " | "), "|"))
+# A markdown table with a row per row of the benchmark and a column per method in `ids`,
+# each cell cell_fun(cell).
+cell_table <- function(ids, cell_fun) {
+  out <- c(paste("|", paste(c("case", "n", vapply(methods[ids], `[[`, "", "label")), collapse = " | "), "|"),
+           paste("|", paste(c("---", "---:", rep("---:", length(ids))), collapse = " | "), "|"))
+  for (r in rows)
+    out <- c(out, paste("|", paste(c(case_label[[r$case]], nlab_of(r),
+                                     vapply(ids, function(id) cell_fun(r$cells[[id]]), "")), collapse = " | "), "|"))
+  out
 }
 
-agr_ids <- c(other_gpu, peer_ids)
-agr <- c(paste("|", paste(c("case", "n", vapply(methods[agr_ids], `[[`, "", "label")), collapse = " | "), "|"),
-         paste("|", paste(c("---", "---:", rep("---:", length(agr_ids))), collapse = " | "), "|"))
-for (r in rows) {
-  agr <- c(agr, paste("|", paste(c(case_label[[r$case]], nlab_of(r),
-                                   vapply(agr_ids, function(id) {
-                                     c <- r$cells[[id]]
-                                     if (!is.null(c$note)) return("-")
-                                     paste0(fmt_d(c$diff), if (isFALSE(c$identical)) " **NOT bit-identical**" else "",
-                                            same_txt(c))
-                                   }, "")), collapse = " | "), "|"))
-}
+## agreement table: the other gpuiso columns and the peers against gpuiso 1 thread
+agr <- cell_table(c(other_gpu, peer_ids), function(c) {
+  if (!is.null(c$note)) return("-")
+  paste0(fmt_d(c$diff), if (isFALSE(c$identical)) " **NOT bit-identical**" else "", same_txt(c))
+})
+
+## page faults per timed call, every timed cell
+flt <- cell_table(names(methods), function(c)
+  if (!is.null(c$same_as) || !is.null(c$note)) "-" else fmt_faults(c$faults))
 
 ## throughput: ns/element at 1e7 and 1e8 (or the largest n run), and the batch
 ns <- function(t, n) sprintf("%.2f", t / n * 1e9)
