@@ -313,24 +313,27 @@ for (case in c("noisy", "weighted")) {
 
 load_start <- load_now()
 t_start <- now()
-# Every case at one size before the next size. R raises its collector's threshold after
-# the rows of 1e7 and 1e8 points (to 583 MB after a row of 1e8 on the 2-core VM) and lowers
-# it again only a little at each collection; a cell of 1e5 timed after them then ran with
-# no collection at all, so that each of its results was fresh memory (195 page faults a
-# call for gpuiso's), while the methods timed later in that row, after more collections,
-# reused theirs (12 for monotone's on the H100 host at dee5a73;
-# bench/page-faults-RESULTS.md). The report lists the rows by case.
+# The rows of up to 1e5 points first, every case at one size before the next size; then the
+# larger rows case by case. R raises its collector's threshold after the rows of 1e7 and 1e8
+# points (to 583 MB after a row of 1e8 on the 2-core VM) and lowers it again only a little at
+# each collection; a cell of 1e5 timed after them then ran with no collection at all, so that
+# each of its results was fresh memory (195 page faults a call for gpuiso's), while the
+# methods timed later in that row, after more collections, reused theirs (12 for monotone's
+# on the H100 host at dee5a73; bench/page-faults-RESULTS.md). The larger rows keep the order
+# they had before. The report lists the rows by case.
 cases <- c("noisy", "increasing", "weighted")
-for (n in sizes) {
-  for (case in cases) {
-    d <- gen(case, n)
-    est_fun <- function(id, m) probe_estimate(
-      history[[id]][[case]], n, m$limit,
-      probe = function(k) time_call(function() m$f(d$y[seq_len(k)], if (is.null(d$w)) NULL else d$w[seq_len(k)]), 1L)$t,
-      min_p = if (id == "isoreg" && case == "increasing") 2 else 1)
-    rows[[length(rows) + 1L]] <- run_row(case, n, d$y, d$w, est_fun)
-    rm(d); invisible(gc(FALSE))
-  }
+small <- sizes[sizes <= 1e5]
+order_run <- rbind(expand.grid(case = cases, n = small, stringsAsFactors = FALSE)[, c("case", "n")],
+                   expand.grid(n = sizes[sizes > 1e5], case = cases, stringsAsFactors = FALSE)[, c("case", "n")])
+for (j in seq_len(nrow(order_run))) {
+  case <- order_run$case[j]; n <- order_run$n[j]
+  d <- gen(case, n)
+  est_fun <- function(id, m) probe_estimate(
+    history[[id]][[case]], n, m$limit,
+    probe = function(k) time_call(function() m$f(d$y[seq_len(k)], if (is.null(d$w)) NULL else d$w[seq_len(k)]), 1L)$t,
+    min_p = if (id == "isoreg" && case == "increasing") 2 else 1)
+  rows[[length(rows) + 1L]] <- run_row(case, n, d$y, d$w, est_fun)
+  rm(d); invisible(gc(FALSE))
 }
 rows <- rows[order(match(vapply(rows, `[[`, "", "case"), cases), vapply(rows, `[[`, 0, "n"))]
 
@@ -521,7 +524,7 @@ md <- c(
   "n = 1e3/1e5/1e6/1e7/1e8, at most ~8 s of repetitions per cell except gpuiso's at 1e8, which get all of theirs).",
   if (DROP_RESULTS) "In the loop each result is dropped at once (GPUISO_BENCH_DROP_RESULTS=1)."
   else "In the loop each result stays bound until the next call returns, as in `fit <- isotonic(y)` (see time_call() in bench/common.R).",
-  "The rows run in order of size, every case at one size before the next size (see the comment in bench/cpu.R).",
+  "The rows of up to 1e5 points run first, every case at one size before the next; then the larger rows case by case (see the comment in bench/cpu.R).",
   sprintf("Before any cell, every method runs untimed on the rows of 1e3 points, %.1f s each, so that no cell pays the growth of a fresh process's heap.",
           WARMUP_S),
   sprintf("All methods run in one R process on the same data. gpuiso: `isotonic(y, w, device = \"cpu\")` with `options(gpuiso.threads = 1, 2 or all = %d)`%s.",
