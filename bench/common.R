@@ -36,8 +36,8 @@ minor_faults <- function() {
 # collector free a whole run of them together at the top of the C
 # library's heap, which then hands that memory back to the system, so that
 # each later result faults in fresh pages: on the 2-core VM a result of
-# 1e5 points then cost gpuiso about 190 page faults a call and a quarter of
-# its time, and monotone, whose .C() makes two copies a call, 30-110
+# 1e5 points then cost gpuiso about 190 page faults a call and a fifth of
+# its time, and monotone, whose .C() makes two copies a call, 60-125
 # (bench/page-faults-RESULTS.md). GPUISO_BENCH_DROP_RESULTS=1 times that
 # loop instead.
 DROP_RESULTS <- identical(Sys.getenv("GPUISO_BENCH_DROP_RESULTS"), "1")
