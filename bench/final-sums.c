@@ -7,21 +7,15 @@
  * once over the final blocks (bench/onethread-core-RESULTS.md). Data as
  * bench/cpu.R's weighted rows; best of the three rounds printed per size.
  *
- *   cc -O2 -Ibench bench/final-sums.c -lm -o /tmp/final-sums && /tmp/final-sums
+ *   cc -O2 -Ibench -Isrc/core bench/final-sums.c -lm -o /tmp/final-sums && /tmp/final-sums
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
 #include "bench-c.h"
+#include "dd.h" /* two_sum(), the package's */
 
 #if defined(__GNUC__) && defined(__x86_64__)
-static inline void two_sum(double a, double b, double *s, double *e)
-{
-  double t = a + b, bb = t - a;
-  *e = (a - (t - bb)) + (b - bb);
-  *s = t;
-}
-
 __attribute__((target("fma"), noinline)) static void
 one_chain(const double *y, const double *w, int n, double *out)
 {
