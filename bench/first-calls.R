@@ -1,8 +1,8 @@
 # The first calls of a fresh R process against its later ones: one row of bench/cpu.R's data,
 # fitted three times on each thread count in turn, six rounds; each call's wall time in ms.
-# The first calls of a process pay for the huge-page hint of R's glue (gi_hint_huge(),
-# gi_prefault()) where the kernel compacts memory to find huge pages
-# (bench/split-scaling-RESULTS.md).
+# On the 2-core VM the first calls of a process pay for the huge-page hint of R's glue
+# (gi_hint_huge(), gi_prefault()): their faults cost ten times the later ones' system
+# time, memory the guest had not touched (not compaction: bench/split-scaling-RESULTS.md).
 #
 # Usage (from the repository root): Rscript bench/first-calls.R [LIB]
 #   LIB  library that holds gpuiso (default: the normal library paths)
