@@ -308,7 +308,7 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
       gi_merge_sums(th, tl, &chi, &clo);
       a = ta;
       if (weighted) {
-        /* gi_add_sums() into a point's weight, whose lo part cwl is 0:
+        /* gi_add_weights() into a point's weight, whose lo part cwl is 0:
          * cwl = 0 + (twl + e) is twl + e, as 0 + x is x but for x = -0,
          * which a sum of positive weights and their errors never is.
          * Written out, the top's weight lo part waits on one addition
@@ -316,7 +316,7 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
          * weighted rows took 3-4 % less time on the VM (bench/
          * onethread-core-RESULTS.md); the fits are the same to the bit. */
         double e;
-        two_sum(tw, cwh, &cwh, &e);
+        gi_two_sum_pos(tw, cwh, &cwh, &e);
         cwl = twl + e;
       } else {
         cwh = (double) (first + i + 1 - a);
@@ -330,7 +330,7 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
         gi_merge_sums(shi[k], slo[k], &chi, &clo);
         a = start[k];
         if (weighted) {
-          gi_add_sums(whi[k], wlo[k], &cwh, &cwl);
+          gi_add_weights(whi[k], wlo[k], &cwh, &cwl);
         } else {
           cwh = (double) (first + i + 1 - a);
         }
