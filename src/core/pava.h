@@ -101,8 +101,9 @@ static GI_ALWAYS_INLINE void gi_add_sums(double lh, double ll, double *h,
   *l += ll + e;
 }
 
-/* two_sum() of two sums of weights a, b >= 0 (in the window of dd.h, so
- * that nothing overflows), with the same *s and *e to the bit: with the
+/* two_sum() of two sums of weights a, b >= 0, with the same *s and *e to
+ * the bit while nothing overflows (inside the window of dd.h; a pass that
+ * meets a weight outside it is redone, see gi_solve_one()): with the
  * larger first, Fast2Sum's error is exact, and max and min order the two
  * without a branch. Five operations instead of six on the weighted pass's
  * chain of merges took 2-4 % off its time at 10^3 and 10^4 points on the
