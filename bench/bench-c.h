@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now(void)
+static inline double now(void)
 {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-static double gauss(void)
+static inline double gauss(void)
 {
   double u1 = (rand() + 1.0) / (RAND_MAX + 2.0);
   double u2 = (rand() + 1.0) / (RAND_MAX + 2.0);
