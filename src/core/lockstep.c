@@ -392,7 +392,7 @@ static GI_ALWAYS_INLINE void round_pair(pairv *V, lanep *x, lanep *z,
   s0[1] = clo[0]; s1[1] = clo[1];
   if (weighted) {
     vd u = tw + cwh, ub = u - tw, e2 = (tw - (u - ub)) + (cwh - ub);
-    vd mwl = cwl + (lw1 + e2); /* no check: see gi_add_sums() */
+    vd mwl = cwl + (lw1 + e2); /* no check: see gi_add_weights() */
     s0[2] = V->a[0]; s1[2] = V->a[1];
     s0[3] = cwh[0]; s1[3] = cwh[1];
     s0[4] = cwl[0]; s1[4] = cwl[1];
@@ -614,7 +614,7 @@ static GI_TARGET GI_ALWAYS_INLINE void round_quad(quadv *V, quadp *x,
   PUT(1, clo);
   if (weighted) {
     vq u = tw + cwh, ub = u - tw, e2 = (tw - (u - ub)) + (cwh - ub);
-    vq mwl = cwl + (lw1 + e2); /* no check: see gi_add_sums() */
+    vq mwl = cwl + (lw1 + e2); /* no check: see gi_add_weights() */
     PUT(2, V->a);
     PUT(3, cwh);
     PUT(4, cwl);

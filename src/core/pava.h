@@ -71,7 +71,7 @@ static inline int gi_sums_geq(double sah, double sal, double wah, double wal,
  * merge of sums of w*y calls it, on every CPU path (the stack pass,
  * split.c's merge, lockstep.c's lanes) the same way, so that the paths
  * agree to the bit; sums of weights need it only in split.c's merge (see
- * gi_add_sums()). */
+ * gi_add_weights()). */
 static GI_ALWAYS_INLINE void gi_keep_small(double *hi, double *lo)
 {
   if (fabs(*lo) > 0x1p-32 * fabs(*hi)) { /* rare, so predicted */
@@ -82,17 +82,11 @@ static GI_ALWAYS_INLINE void gi_keep_small(double *hi, double *lo)
   }
 }
 
-/* A merge of weight sums within one stack pass or one lockstep lane: the
- * lower block's sums (lh + ll) added into the upper block's (*h + *l), hi
- * parts by two_sum(lower, upper), lo parts as upper + (lower + error),
- * and no gi_keep_small(), which could not act. Weights are positive and a
- * point's own lo part is 0, so a merge leaves the lo part within
- * (r + 2^-53)(1 + 2^-51) of the hi part where its operands were within r:
- * within (m - 1) 2^-53 (1 + 2^-34) for a block of m < 2^16 points. A pass
- * never holds 2^16 points (longer problems go to split.c in pieces,
- * batches' short ones to lockstep.c), so that is below 2^-37, well within
- * 2^-32. Left out, the test saved the weighted pass 2-4 % on the VM;
- * split.c's merges, whose blocks can be of any length, keep it. */
+/* A merge of sums: the lower block's (lh + ll) added into the upper
+ * block's (*h + *l), hi parts by two_sum(lower, upper), lo parts as
+ * upper + (lower + error). gi_merge_sums() adds gi_keep_small() for sums
+ * that may cancel; gi_add_weights() is the same merge for sums of
+ * weights. */
 static GI_ALWAYS_INLINE void gi_add_sums(double lh, double ll, double *h,
                                          double *l)
 {
@@ -123,8 +117,16 @@ static GI_ALWAYS_INLINE void gi_two_sum_pos(double a, double b, double *s,
 #endif
 }
 
-/* gi_add_sums() for sums of weights, by gi_two_sum_pos(): the same result
- * to the bit. */
+/* gi_add_sums() for sums of weights within one stack pass or one lockstep
+ * lane, by gi_two_sum_pos() (the same result to the bit), and with no
+ * gi_keep_small(), which could not act. Weights are positive and a
+ * point's own lo part is 0, so a merge leaves the lo part within
+ * (r + 2^-53)(1 + 2^-51) of the hi part where its operands were within r:
+ * within (m - 1) 2^-53 (1 + 2^-34) for a block of m < 2^16 points. A pass
+ * never holds 2^16 points (longer problems go to split.c in pieces,
+ * batches' short ones to lockstep.c), so that is below 2^-37, well within
+ * 2^-32. Left out, the test saved the weighted pass 2-4 % on the VM;
+ * split.c's merges, whose blocks can be of any length, keep it. */
 static GI_ALWAYS_INLINE void gi_add_weights(double lh, double ll, double *h,
                                             double *l)
 {
@@ -161,7 +163,7 @@ static inline void gi_fill_singles(double *slo, gi_idx *start, gi_idx k,
  * (chi + clo, cwh + cwl), that is, is its mean >= the upper one's? Decided
  * by the cross products of the hi parts, p = chi tw and q = ts cwh, unless
  * they differ by at most 2^-29 |q|: the lo parts are at most 2^-32 of
- * the hi parts (gi_keep_small() and gi_add_sums() see to it), so closer
+ * the hi parts (gi_keep_small() and gi_add_weights() see to it), so closer
  * calls go to the full sums (gi_sums_geq(), which reads the lo parts only
  * then). That band is 2^-30 (|p| + |q|), the band the sums' error asks
  * for, to within a factor 1 + 2^-29 wherever |d| = |q - p| comes near
@@ -295,7 +297,7 @@ void gi_spread_rising(double *fit, gi_idx n, double next, double back,
 int gi_spread(const gi_blocks *B, double *fit, double back,
               unsigned char *starts);
 
-/* pava.c: one problem of n < GI_SPLIT_MIN elements (gi_add_sums() relies
+/* pava.c: one problem of n < GI_SPLIT_MIN elements (gi_add_weights() relies
  * on the bound) as a batch solves it (the stack pass, then the scaled pass
  * or wide.c where needed), with ws (zeroed before first use) its stack;
  * gi_stack_free() frees it. */
