@@ -8,7 +8,7 @@
  * that the branch predictor cannot learn one; R's timing loops repeat one
  * data set, which a predictor partly learns at small n: GPUISO_BENCH_SETS=1
  * times that (any other number of sets likewise); GPUISO_BENCH_NOSCAN=1
- * leaves the scan out. GPUISO_BENCH_CASES=wt
+ * leaves the scan out; GPUISO_BENCH_MAX_N=1e4 stops after that size. GPUISO_BENCH_CASES=wt
  * (or noisy, incr, several joined by commas) runs only those rows. From n = 65536 on, each
  * call gets a fresh output vector, as R hands one. monotone's time includes what its R wrapper does in C terms:
  * the copies of x and w (.C duplicates them) and, for unit weights, a
@@ -44,9 +44,12 @@ int main(void)
    * are inside its window (they are): what the scan costs */
   const int noscan = getenv("GPUISO_BENCH_NOSCAN") != NULL &&
                      strcmp(getenv("GPUISO_BENCH_NOSCAN"), "1") == 0;
+  /* GPUISO_BENCH_MAX_N: the sizes up to this one only */
+  const double max_n = getenv("GPUISO_BENCH_MAX_N") != NULL
+                           ? atof(getenv("GPUISO_BENCH_MAX_N")) : 1e6;
   for (int c = 0; c < 3; c++) {
     if (cases != NULL && strstr(cases, name[c]) == NULL) continue;
-    for (int s = 0; s < 4; s++) {
+    for (int s = 0; s < 4 && sizes[s] <= max_n; s++) {
       gi_idx n = (gi_idx) sizes[s], off[2] = {0, n}, bad;
       int D = (int) (4e6 / n);
       if (D > 256) D = 256;
