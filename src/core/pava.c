@@ -280,11 +280,11 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
         double wi = sw * w[i];
         /* weights are never negative or NaN here, so this is wi == 0,
          * tested with one branch where == takes two (its NaN case) */
-        if (GI_EXPECT(!(wi > 0.0), 0)) {
+        if (!(wi > 0.0)) {
           if (pend < 0) pend = first + i;
           continue;
         }
-        if (GI_EXPECT(pend >= 0, 0)) {
+        if (pend >= 0) {
           a = pend;
           pend = -1;
         }

@@ -42,17 +42,6 @@ typedef struct {
   int stream;
 } gi_stack;
 
-/* x, which the compiler is told is nearly always v, so that it lays the
- * passes out with the commoner way falling through. The branches are
- * predicted either way; the layout saves taken jumps on every element,
- * and with it GCC 12 also kept the weighted top's weight lo part in a
- * register instead of on the stack. */
-#if defined(__GNUC__)
-#define GI_EXPECT(x, v) __builtin_expect((x), (v))
-#else
-#define GI_EXPECT(x, v) (x)
-#endif
-
 /* Is Sa / Wa >= Sb / Wb, for sums given as pairs (hi + lo)? The sign of
  * Sa Wb - Sb Wa in double-double arithmetic; a difference below 2^-80 of
  * the products is a tie (and ties pool). -1 when that arithmetic
@@ -85,7 +74,7 @@ static inline int gi_sums_geq(double sah, double sal, double wah, double wal,
  * gi_add_weights()). */
 static GI_ALWAYS_INLINE void gi_keep_small(double *hi, double *lo)
 {
-  if (GI_EXPECT(fabs(*lo) > 0x1p-32 * fabs(*hi), 0)) { /* rare, so predicted */
+  if (fabs(*lo) > 0x1p-32 * fabs(*hi)) { /* rare, so predicted */
     double s, e;
     two_sum(*hi, *lo, &s, &e);
     *hi = s;
@@ -186,28 +175,20 @@ static inline void gi_fill_singles(double *slo, gi_idx *start, gi_idx k,
  * (then the sign of the hi parts decides and the caller redoes the
  * problem in wide.c). gi_pools_by() is that rule with the two sides of
  * the filter, q and p, given (gi_pools_point() below forms them
- * otherwise); gi_pools() forms them as said. `likely`: whether pooling is
- * the commoner answer where the caller asks. A new point pools with the
- * top about three times in four on noisy data, and the top with the block
- * under it about once in three, so gi_pools_point() says 1 and gi_pools()
- * 0; laid out so (with the rare branches of the weighted pass, see
- * GI_EXPECT()), noisy and weighted rows of 10^4 points whose branches a
- * predictor has learned took 20-38 % less time on the 2-core VM, and rows
- * whose branches it cannot learn 1-6 % less (bench/onethread-core-
- * RESULTS.md); the fits are the same to the bit. */
+ * otherwise); gi_pools() forms them as said. */
 static GI_ALWAYS_INLINE int gi_pools_by(double q, double p, double ts,
                                         const double *tl, double tw,
                                         const double *twl, double chi,
                                         double clo, double cwh, double cwl,
-                                        int *overflow, int likely)
+                                        int *overflow)
 {
   double d = q - p;
   double tol = 0x1p-29 * fabs(q);
   /* the side first, which waits on one product, then (nearly always
    * true, so predicted) whether it is clear of the band */
-  if (GI_EXPECT(q < p, !likely)) {
-    if (GI_EXPECT(p - q > tol, 1)) return 0;
-  } else if (GI_EXPECT(d > tol, 1)) {
+  if (q < p) {
+    if (p - q > tol) return 0;
+  } else if (d > tol) {
     return 1;
   }
   int geq = gi_sums_geq(ts, *tl, tw, twl != NULL ? *twl : 0.0, chi, clo, cwh,
@@ -225,7 +206,7 @@ static GI_ALWAYS_INLINE int gi_pools(double ts, const double *tl, double tw,
                                      int *overflow)
 {
   return gi_pools_by(ts * cwh, chi * tw, ts, tl, tw, twl, chi, clo, cwh, cwl,
-                     overflow, 0);
+                     overflow);
 }
 
 /* gi_pools() for an upper block of one point of weight cw > 0 and value
@@ -243,7 +224,7 @@ static GI_ALWAYS_INLINE int gi_pools_point(double ts, const double *tl,
                                            double cw, int *overflow)
 {
   return gi_pools_by(ts, v * tw, ts, tl, tw, twl, chi, clo, cw, 0.0,
-                     overflow, 1);
+                     overflow);
 }
 
 /* m into fit[a..end), two at a time where SSE2 stores pairs: the loop
