@@ -117,11 +117,13 @@ static GI_ALWAYS_INLINE void gi_two_sum_pos(double a, double b, double *s,
 #endif
 }
 
-/* gi_add_sums() for sums of weights within one stack pass or one lockstep
- * lane, by gi_two_sum_pos() (the same result to the bit), and with no
- * gi_keep_small(), which could not act. Weights are positive and a
- * point's own lo part is 0, so a merge leaves the lo part within
- * (r + 2^-53)(1 + 2^-51) of the hi part where its operands were within r:
+/* gi_add_sums() for sums of weights within one stack pass, by
+ * gi_two_sum_pos() (the same result to the bit), and with no
+ * gi_keep_small(), which could not act (lockstep.c's lanes make the same
+ * merge with two_sum() and skip it for the same reason). Weights are
+ * positive and a point's own lo part is 0, so a merge leaves the lo part
+ * within (r + 2^-53)(1 + 2^-51) of the hi part where its operands were
+ * within r:
  * within (m - 1) 2^-53 (1 + 2^-34) for a block of m < 2^16 points. A pass
  * never holds 2^16 points (longer problems go to split.c in pieces,
  * batches' short ones to lockstep.c), so that is below 2^-37, well within
