@@ -8,11 +8,13 @@
  * that the branch predictor cannot learn one; R's timing loops repeat one
  * data set, which a predictor partly learns at small n: GPUISO_BENCH_SETS=1
  * times that (any other number of sets likewise); GPUISO_BENCH_NOSCAN=1
- * leaves the scan out; GPUISO_BENCH_MAX_N=1e4 stops after that size. GPUISO_BENCH_CASES=wt
- * (or noisy, incr, several joined by commas) runs only those rows. From n = 65536 on, each
- * call gets a fresh output vector, as R hands one. monotone's time includes what its R wrapper does in C terms:
- * the copies of x and w (.C duplicates them) and, for unit weights, a
- * vector of ones. Prints the best of 5 rounds of 2e7 / n calls.
+ * leaves the scan out; GPUISO_BENCH_MAX_N=1e4 stops after that size;
+ * GPUISO_BENCH_CASES=wt (or noisy, incr, several joined by commas) runs
+ * only those rows. From n = 65536 on, each call gets a fresh output
+ * vector, as R hands one. monotone's time includes what its R wrapper
+ * does in C terms: the copies of x and w (.C duplicates them) and, for
+ * unit weights, a vector of ones. Prints the best of 5 rounds of 2e7 / n
+ * calls.
  *
  * monotone is not part of gpuiso: point MONOTONE at its unpacked source
  * (see bench/install-peers.sh). To compare two versions of the engine, give
