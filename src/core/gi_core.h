@@ -19,11 +19,14 @@ extern "C" { /* the CUDA engine calls these too */
 
 typedef int64_t gi_idx;
 
-/* For hot loops written once and specialised by constant arguments. */
+/* For hot loops written once and specialised by constant arguments, and
+ * for the functions that keep rare cases out of them. */
 #if defined(__GNUC__)
 #define GI_ALWAYS_INLINE inline __attribute__((always_inline))
+#define GI_NOINLINE __attribute__((noinline))
 #else
 #define GI_ALWAYS_INLINE inline
+#define GI_NOINLINE
 #endif
 
 /* The index of the highest set bit of v, which must not be zero (bitsets

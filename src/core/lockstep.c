@@ -56,7 +56,6 @@
 
 #if defined(__GNUC__)
 #define GI_LOCKSTEP 1
-#define GI_NOINLINE __attribute__((noinline))
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif

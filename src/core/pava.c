@@ -145,6 +145,171 @@ static GI_ALWAYS_INLINE void push(double *shi, double *slo, double *whi,
   }
 }
 
+/* The weighted pass in two loops. Most points are decided by the
+ * filter of gi_pools_by() alone; weighted_run()'s loop takes those, and
+ * leaves to stack_pass()'s loop each point that needs the full test or
+ * has zero weight. Inlined in one loop, the full test and its operands
+ * took half the registers, and a pooled point ran about 75 instructions,
+ * a quarter of them spills, reloads and jumps around the rare cases;
+ * about 60 in a loop of its own, whose time on weighted rows of 10^3 to
+ * 10^5 points fell by 5-8 % on the VM (bench/onethread-core-RESULTS.md).
+ * Both loops make the same operations in the same order, so the sums and
+ * blocks are the same to the bit whichever takes a point. A change of
+ * loop costs more than a short run saves (0/1 values of unit weight, 10^3
+ * points: 9.0 against 6.6 us), so a run of weighted_run() shorter than
+ * GI_RUN_MIN points puts its next one off by twice as many points as the
+ * last, up to GI_RUN_BACKOFF_MAX. */
+#define GI_RUN_MIN 256
+#define GI_RUN_BACKOFF_MAX 16384
+
+/* The top block of a weighted pass and the height k of the stack under
+ * it, handed between the loops. */
+typedef struct {
+  double th, tl, tw, twl, tv;
+  gi_idx k, ta;
+  int tone;
+} wtop;
+
+/* Why weighted_run() stopped short of the piece's end: at a point for
+ * stack_pass()'s loop to do whole, or in the pops that follow a point's
+ * merge into the top (which holds the point then). */
+enum { RUN_POINT, RUN_POPS };
+
+/* weighted_run() with the scales and FMA as constants: from point i up to
+ * i1 or to the first point that it leaves (see above). Returns where it
+ * stopped, *what why. */
+static GI_ALWAYS_INLINE gi_idx weighted_run_as(const double *y,
+                                               const double *w, gi_idx i,
+                                               gi_idx i1, gi_idx first,
+                                               double sy, double sw,
+                                               double *shi, workspace *ws,
+                                               wtop *t, int fused, int *what)
+{
+  double *const slo = ws->slo, *const whi = ws->whi, *const wlo = ws->wlo;
+  gi_idx *const start = ws->start;
+  double th = t->th, tl = t->tl, tw = t->tw, twl = t->twl, tv = t->tv;
+  gi_idx k = t->k, ta = t->ta;
+  int tone = t->tone;
+  *what = RUN_POINT;
+  for (; i < i1; i++) {
+    GI_PREFETCH_WRITE(shi + i + 64);
+    double wi = sw * w[i];
+    if (!(wi > 0.0)) break;
+    double v = sy * y[i];
+    double chi = wi * v, clo = product_err(wi, v, chi, fused), cwh = wi, cwl;
+    gi_idx a;
+    if (tone) {
+      if (!(tv >= v)) goto push_point;
+    } else {
+      /* gi_pools_point()'s filter, written out; inside its band, the
+       * full test, in stack_pass()'s loop */
+      double q = th, p = v * tw;
+      double d = q - p, tol = 0x1p-29 * fabs(q);
+      if (q < p) {
+        if (p - q > tol) goto push_point;
+        break;
+      }
+      if (!(d > tol)) break;
+    }
+    tone = 0;
+    gi_merge_sums(th, tl, &chi, &clo);
+    a = ta;
+    {
+      double e;
+      gi_two_sum_pos(tw, cwh, &cwh, &e);
+      cwl = twl + e;
+    }
+    while (k > 0) {
+      /* gi_pools()'s filter, written out */
+      double q = shi[k - 1] * cwh, p = chi * whi[k - 1];
+      double d = q - p, tol = 0x1p-29 * fabs(q);
+      if (q < p) {
+        if (p - q > tol) break;
+        goto pops_left;
+      }
+      if (!(d > tol)) goto pops_left;
+      --k;
+      gi_merge_sums(shi[k], slo[k], &chi, &clo);
+      a = start[k];
+      gi_add_weights(whi[k], wlo[k], &cwh, &cwl);
+    }
+    th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
+    continue;
+  push_point:
+    push(shi, slo, whi, wlo, start, k++, 1, th, tl, tw, twl, ta);
+    th = chi; tl = clo; tw = cwh; twl = 0.0; ta = first + i;
+    tone = 1; tv = v;
+    continue;
+  pops_left:
+    th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
+    *what = RUN_POPS;
+    break;
+  }
+  t->th = th; t->tl = tl; t->tw = tw; t->twl = twl; t->tv = tv;
+  t->k = k; t->ta = ta; t->tone = tone;
+  return i;
+}
+
+/* The pops that weighted_run() left (RUN_POPS): the top into the blocks
+ * under it while they pool, by the full rule, as stack_pass()'s loop
+ * makes them. */
+static GI_NOINLINE void weighted_pops(const double *shi, workspace *ws, wtop *t)
+{
+  double chi = t->th, clo = t->tl, cwh = t->tw, cwl = t->twl;
+  gi_idx a = t->ta, k = t->k;
+  while (k > 0 && gi_pools(shi[k - 1], &ws->slo[k - 1], ws->whi[k - 1],
+                           &ws->wlo[k - 1], chi, clo, cwh, cwl,
+                           &ws->overflow)) {
+    --k;
+    gi_merge_sums(shi[k], ws->slo[k], &chi, &clo);
+    a = ws->start[k];
+    gi_add_weights(ws->whi[k], ws->wlo[k], &cwh, &cwl);
+  }
+  t->th = chi; t->tl = clo; t->tw = cwh; t->twl = cwl; t->ta = a; t->k = k;
+}
+
+#define WEIGHTED_RUN(fused)                                                  \
+  if (sw == 1.0 && sy == 1.0)                                                \
+    return weighted_run_as(y, w, i, i1, first, 1.0, 1.0, shi, ws, t, fused,  \
+                           what);                                            \
+  if (sw == 1.0 && sy == -1.0)                                               \
+    return weighted_run_as(y, w, i, i1, first, -1.0, 1.0, shi, ws, t, fused, \
+                           what);                                            \
+  return weighted_run_as(y, w, i, i1, first, sy, sw, shi, ws, t, fused, what)
+
+#if GI_FMA_CLONE
+GI_FMA_TARGET GI_NOINLINE
+static gi_idx weighted_run_fma(const double *y, const double *w, gi_idx i,
+                               gi_idx i1, gi_idx first, double sy, double sw,
+                               double *shi, workspace *ws, wtop *t, int *what)
+{
+  WEIGHTED_RUN(1);
+}
+#endif
+
+GI_ALIGNED_LOOPS GI_NOINLINE
+static gi_idx weighted_run_plain(const double *y, const double *w, gi_idx i,
+                                 gi_idx i1, gi_idx first, double sy, double sw,
+                                 double *shi, workspace *ws, wtop *t,
+                                 int *what)
+{
+  WEIGHTED_RUN(0);
+}
+
+static GI_ALWAYS_INLINE gi_idx weighted_run(const double *y, const double *w,
+                                            gi_idx i, gi_idx i1, gi_idx first,
+                                            double sy, double sw, double *shi,
+                                            workspace *ws, wtop *t, int fused,
+                                            int *what)
+{
+#if GI_FMA_CLONE
+  if (fused)
+    return weighted_run_fma(y, w, i, i1, first, sy, sw, shi, ws, t, what);
+#endif
+  (void) fused;
+  return weighted_run_plain(y, w, i, i1, first, sy, sw, shi, ws, t, what);
+}
+
 /* The stack pass over y (scaled by sy; weights by sw, w NULL for unit
  * weights, and `weighted` w != NULL as a constant, so that each build of
  * the pass tests for weights nowhere), with the hi parts of the block
@@ -189,6 +354,9 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
   double *const slo = ws->slo, *const whi = ws->whi, *const wlo = ws->wlo;
   gi_idx *const start = ws->start;
   int outside = 0;
+  /* weighted passes: the point from which weighted_run() is tried again
+   * after a short run, and how many points the next short run puts off */
+  gi_idx retry = 0, backoff = GI_RUN_MIN;
   /* unit weights, nothing pooled yet: each block is one element, so its lo
    * sum is 0 and its start is implied (see the loop below) */
   int singles = !weighted;
@@ -265,77 +433,110 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
         break;
       }
     }
-    for (; i < i1; i++) {
-      /* shi is the fit (here and in split.c's pieces), most often a
-       * fresh result, which the spread then writes whole: its stores
-       * waited on each cache line, a seventh of a weighted fit of 10^3
-       * points in R. Asked for 64 elements ahead, the lines arrive while
-       * the pass works (6.9 -> 5.8 us there; neutral at 10^6 and 10^7
-       * points, on one thread and on two). Unconditional: a flag or a
-       * mask held in a register cost the pass 6 % at 10^5 points. */
-      GI_PREFETCH_WRITE(shi + i + 64);
-      double v = sy * y[i], chi = v, clo = 0.0, cwh = 1.0, cwl = 0.0;
-      gi_idx a = first + i;
-      if (weighted) {
-        double wi = sw * w[i];
-        /* weights are never negative or NaN here, so this is wi == 0,
-         * tested with one branch where == takes two (its NaN case) */
-        if (!(wi > 0.0)) {
-          if (pend < 0) pend = first + i;
+    while (i < i1) {
+      if (weighted && pend < 0 && i >= retry) {
+        /* the points that need no full test in weighted_run()'s loop,
+         * then the point it stops at (or the pops after that point's
+         * merge) in the loop below, which holds no call */
+        wtop t = {th, tl, tw, twl, tv, k, ta, tone};
+        int what;
+        gi_idx from = i;
+        i = weighted_run(y, w, i, i1, first, sy, sw, shi, ws, &t, fused,
+                         &what);
+        if (what == RUN_POPS) weighted_pops(shi, ws, &t);
+        th = t.th; tl = t.tl; tw = t.tw; twl = t.twl; tv = t.tv;
+        k = t.k; ta = t.ta; tone = t.tone;
+        if (i >= i1) break;
+        /* a run shorter than the cost of leaving weighted_run() (ties,
+         * zero weights): the loop below takes the next points, more of
+         * them each time that happens again */
+        if (i - from < GI_RUN_MIN) {
+          retry = i + backoff;
+          if (backoff < GI_RUN_BACKOFF_MAX) backoff *= 2;
+        } else {
+          backoff = GI_RUN_MIN;
+        }
+        if (what == RUN_POPS) {
+          i++;
           continue;
         }
-        if (pend >= 0) {
-          a = pend;
-          pend = -1;
-        }
-        chi = wi * v;
-        clo = product_err(wi, v, chi, fused);
-        cwh = wi;
       }
-      /* (a top exists: the singles loop or the loop above made one) */
-      if (tone ? !(tv >= v)
-               : !gi_pools_point(th, &tl, tw, weighted ? &twl : NULL, v, chi,
-                                 clo, cwh, &ws->overflow)) {
-        /* a block of its own: the top goes onto the stack */
-        push(shi, slo, whi, wlo, start, k++, weighted, th, tl, tw, twl, ta);
-        th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
-        tone = weighted; tv = v;
-        continue;
-      }
-      tone = 0;
-      /* pooled with the top, then the top with the blocks under it while
-       * their mean is >= its own */
-      gi_merge_sums(th, tl, &chi, &clo);
-      a = ta;
-      if (weighted) {
-        /* gi_add_weights() into a point's weight, whose lo part cwl is 0:
-         * cwl = 0 + (twl + e) is twl + e, as 0 + x is x but for x = -0,
-         * which a sum of positive weights and their errors never is.
-         * Written out, the top's weight lo part waits on one addition
-         * per pooled point instead of two. With gi_pools_point() above,
-         * weighted rows took 3-4 % less time on the VM (bench/
-         * onethread-core-RESULTS.md); the fits are the same to the bit. */
-        double e;
-        gi_two_sum_pos(tw, cwh, &cwh, &e);
-        cwl = twl + e;
-      } else {
-        cwh = (double) (first + i + 1 - a);
-      }
-      while (k > 0 && gi_pools(shi[k - 1], &slo[k - 1],
-                               weighted ? whi[k - 1]
-                                        : (double) (a - start[k - 1]),
-                               weighted ? &wlo[k - 1] : NULL, chi, clo, cwh,
-                               cwl, &ws->overflow)) {
-        --k;
-        gi_merge_sums(shi[k], slo[k], &chi, &clo);
-        a = start[k];
+      /* the general loop: up to where weighted_run() may take over again
+       * (one point at least), and for unit weights to the piece's end */
+      gi_idx stop = i1;
+      if (weighted && retry < i1) stop = retry > i ? retry : i + 1;
+      for (; i < stop; i++) {
+        /* shi is the fit (here and in split.c's pieces), most often a
+         * fresh result, which the spread then writes whole: its stores
+         * waited on each cache line, a seventh of a weighted fit of 10^3
+         * points in R. Asked for 64 elements ahead, the lines arrive while
+         * the pass works (6.9 -> 5.8 us there; neutral at 10^6 and 10^7
+         * points, on one thread and on two). Unconditional: a flag or a
+         * mask held in a register cost the pass 6 % at 10^5 points. */
+        GI_PREFETCH_WRITE(shi + i + 64);
+        double v = sy * y[i], chi = v, clo = 0.0, cwh = 1.0, cwl = 0.0;
+        gi_idx a = first + i;
         if (weighted) {
-          gi_add_weights(whi[k], wlo[k], &cwh, &cwl);
+          double wi = sw * w[i];
+          /* weights are never negative or NaN here, so this is wi == 0,
+           * tested with one branch where == takes two (its NaN case) */
+          if (!(wi > 0.0)) {
+            if (pend < 0) pend = first + i;
+            continue;
+          }
+          if (pend >= 0) {
+            a = pend;
+            pend = -1;
+          }
+          chi = wi * v;
+          clo = product_err(wi, v, chi, fused);
+          cwh = wi;
+        }
+        /* (a top exists: the singles loop or the loop above made one) */
+        if (tone ? !(tv >= v)
+                 : !gi_pools_point(th, &tl, tw, weighted ? &twl : NULL, v, chi,
+                                   clo, cwh, &ws->overflow)) {
+          /* a block of its own: the top goes onto the stack */
+          push(shi, slo, whi, wlo, start, k++, weighted, th, tl, tw, twl, ta);
+          th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
+          tone = weighted; tv = v;
+          continue;
+        }
+        tone = 0;
+        /* pooled with the top, then the top with the blocks under it while
+         * their mean is >= its own */
+        gi_merge_sums(th, tl, &chi, &clo);
+        a = ta;
+        if (weighted) {
+          /* gi_add_weights() into a point's weight, whose lo part cwl is 0:
+           * cwl = 0 + (twl + e) is twl + e, as 0 + x is x but for x = -0,
+           * which a sum of positive weights and their errors never is.
+           * Written out, the top's weight lo part waits on one addition
+           * per pooled point instead of two. With gi_pools_point() above,
+           * weighted rows took 3-4 % less time on the VM (bench/
+           * onethread-core-RESULTS.md); the fits are the same to the bit. */
+          double e;
+          gi_two_sum_pos(tw, cwh, &cwh, &e);
+          cwl = twl + e;
         } else {
           cwh = (double) (first + i + 1 - a);
         }
+        while (k > 0 && gi_pools(shi[k - 1], &slo[k - 1],
+                                 weighted ? whi[k - 1]
+                                          : (double) (a - start[k - 1]),
+                                 weighted ? &wlo[k - 1] : NULL, chi, clo, cwh,
+                                 cwl, &ws->overflow)) {
+          --k;
+          gi_merge_sums(shi[k], slo[k], &chi, &clo);
+          a = start[k];
+          if (weighted) {
+            gi_add_weights(whi[k], wlo[k], &cwh, &cwl);
+          } else {
+            cwh = (double) (first + i + 1 - a);
+          }
+        }
+        th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
       }
-      th = chi; tl = clo; tw = cwh; twl = cwl; ta = a;
     }
     if (!ws->inside)
       outside |= gi_any_outside(y + i0, i1 - i0, sy) |
