@@ -151,8 +151,9 @@ static GI_ALWAYS_INLINE void push(double *shi, double *slo, double *whi,
  * has zero weight. Inlined in one loop, the full test and its operands
  * took half the registers, and a pooled point ran about 75 instructions,
  * a quarter of them spills, reloads and jumps around the rare cases;
- * about 60 in a loop of its own, whose time on weighted rows of 10^3 to
- * 10^5 points fell by 5-8 % on the VM (bench/onethread-core-RESULTS.md).
+ * about 60 in a loop of its own. On weighted rows of 10^3 to 10^5 points
+ * that took 4-7 % off the pass on the VM and 1-8 % on the H100 host
+ * (bench/onethread-core-RESULTS.md).
  * Both loops make the same operations in the same order, so the sums and
  * blocks are the same to the bit whichever takes a point. A change of
  * loop costs more than a short run saves (0/1 values of unit weight, 10^3
