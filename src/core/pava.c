@@ -148,18 +148,19 @@ static GI_ALWAYS_INLINE void push(double *shi, double *slo, double *whi,
 /* The weighted pass in two loops. Most points are decided by the
  * filter of gi_pools_by() alone; weighted_run()'s loop takes those, and
  * leaves to stack_pass()'s loop each point that needs the full test or
- * has zero weight. Inlined in one loop, the full test and its operands
- * took half the registers, and a pooled point ran about 75 instructions,
- * a quarter of them spills, reloads and jumps around the rare cases;
- * about 60 in a loop of its own. On weighted rows of 10^3 to 10^5 points
- * that took 4-7 % off the pass on the VM and 1-8 % on the H100 host
- * (bench/onethread-core-RESULTS.md).
- * Both loops make the same operations in the same order, so the sums and
- * blocks are the same to the bit whichever takes a point. A change of
- * loop costs more than a short run saves (0/1 values of unit weight, 10^3
- * points: 9.0 against 6.6 us), so a run of weighted_run() shorter than
- * GI_RUN_MIN points puts its next one off by twice as many points as the
- * last, up to GI_RUN_BACKOFF_MAX. */
+ * has zero weight (and to weighted_pops() the pops where a near tie
+ * stops it after a point's merge). Inlined in one loop, the full test and
+ * its operands took half the registers, and a pooled point ran about 75
+ * instructions, a quarter of them spills, reloads and jumps around the
+ * rare cases; about 60 in a loop of its own. On weighted rows of 10^3
+ * to 10^5 points that took 4-7 % off the pass on the VM and 1-8 % on the
+ * H100 host (bench/onethread-core-RESULTS.md). Both loops make the same
+ * operations in the same order, so the sums and blocks are the same to
+ * the bit whichever takes a point. A change of loop costs more than a
+ * short run saves (0/1 values of unit weight, 10^3 points: 9.0 against
+ * 6.6 us), so a run of weighted_run() shorter than GI_RUN_MIN points puts
+ * its next one off by twice as many points as the last, up to
+ * GI_RUN_BACKOFF_MAX. */
 #define GI_RUN_MIN 256
 #define GI_RUN_BACKOFF_MAX 16384
 
@@ -436,9 +437,9 @@ static GI_ALWAYS_INLINE gi_idx stack_pass(const double *y, const double *w,
     }
     while (i < i1) {
       if (weighted && pend < 0 && i >= retry) {
-        /* the points that need no full test in weighted_run()'s loop,
-         * then the point it stops at (or the pops after that point's
-         * merge) in the loop below, which holds no call */
+        /* the points that need no full test in weighted_run()'s loop;
+         * the point it stops at goes to the loop below, which holds no
+         * call, or the pops after that point's merge to weighted_pops() */
         wtop t = {th, tl, tw, twl, tv, k, ta, tone};
         int what;
         gi_idx from = i;
