@@ -1,5 +1,5 @@
 /*
- * Checksums of 27,000 fits by the CPU engine, one per family of inputs, to
+ * Checksums of 30,000 fits by the CPU engine, one per family of inputs, to
  * tell whether a change to src/core keeps every fit to the bit: build it
  * against the old and the new src/core and compare the two outputs.
  * Families: (0) noisy, weights exp(U(0, 8)); (1) as (0) with a fifth of the
@@ -7,7 +7,9 @@
  * ties, integer weights with zeros; (4) weights spanning e^300 (outside the
  * fast window: the scaled pass); (5) values spanning 2^500 (the wide pass);
  * (6) decreasing data; (7) a sine with every 97th weight 0; (8) weights
- * that are powers of two. Each problem has 1 to 2,000 points (every tenth
+ * that are powers of two; (9) values 1 + 2^-20 ... 2^-40 of noise, whose
+ * block means lie about as close as the pooling filters' band (2^-29), so
+ * that the filters and the full test both decide many points. Each problem has 1 to 2,000 points (every tenth
  * up to 70,000, so some go to split.c), is fitted increasing or decreasing
  * on 1 to 3 threads, and takes the quick path of R when its scan allows;
  * every seventh goes without weights (but in families 1 and 3). The fit and
@@ -17,7 +19,7 @@
  * src/core at 1857d80 and after (gcc 12, -O2, x86-64, glibc's libm):
  * 7d1c46e33a8b30b9 35b83f06a17a459c 0d41d0ef898b101a 319d62effb6ac4fb
  * 28f77feaf4f37f4a 75bfbd8f915de7de bd39aa272502a198 a1e1ec49fab2c409
- * 96d86615c623ce59.
+ * 96d86615c623ce59, and family 9 (added at 7d088bc) 52659f7d627f765d.
  *
  *   cc -O2 -fopenmp -Ibench -Isrc/core bench/fit-checksums.c src/core/pava.c \
  *      src/core/split.c src/core/wide.c src/core/threads.c \
@@ -61,14 +63,18 @@ static void element(int fam, gi_idx i, double t, double *y, double *w)
   case 5: *y = ldexp(gauss(), rand() % 500 - 250); *w = exp(8 * unif()); break;
   case 6: *y = -t + 0.1 * gauss(); *w = exp(gauss()); break;
   case 7: *y = sin(i * 0.01) * 1e3 + gauss(); *w = i % 97 == 0 ? 0 : exp(2 * unif()); break;
-  default: *y = t + gauss(); *w = ldexp(1.0, rand() % 60 - 30); break;
+  case 8: *y = t + gauss(); *w = ldexp(1.0, rand() % 60 - 30); break;
+  default:
+    *y = 1 + ldexp(unif() - 0.5 + 0.01 * t, -20 - (int) (i % 21));
+    *w = i % 2 ? exp(8 * unif()) : 1 + rand() % 4;
+    break;
   }
 }
 
 int main(void)
 {
   srand(7);
-  for (int fam = 0; fam < 9; fam++) {
+  for (int fam = 0; fam < 10; fam++) {
     hash = 1469598103934665603ULL;
     for (int rep = 0; rep < 3000; rep++) {
       gi_idx n = 1 + rand() % (rep % 10 == 0 ? 70000 : 2000), off[2] = {0, n}, bad;
