@@ -9,17 +9,18 @@
  * (6) decreasing data; (7) a sine with every 97th weight 0; (8) weights
  * that are powers of two; (9) values 1 + 2^-20 ... 2^-40 of noise, whose
  * block means lie about as close as the pooling filters' band (2^-29), so
- * that the filters and the full test both decide many points. Each problem has 1 to 2,000 points (every tenth
- * up to 70,000, so some go to split.c), is fitted increasing or decreasing
- * on 1 to 3 threads, and takes the quick path of R when its scan allows;
- * every seventh goes without weights (but in families 1 and 3). The fit and
- * the block starts enter the checksum, or the status when the fit fails.
+ * that the filters and the full test both decide many points. Each problem
+ * has 1 to 2,000 points (every tenth up to 70,000, so some go to split.c),
+ * is fitted increasing or decreasing on 1 to 3 threads, and takes the
+ * quick path of R when its scan allows; every seventh goes without weights
+ * (but in families 1 and 3). The fit and the block starts enter the
+ * checksum, or the status when the fit fails.
  * Compare builds made with the same flags: with -mfma, gcc also fuses
  * other products and sums, and some fits move by a bit. The checksums of
  * src/core at 1857d80 and after (gcc 12, -O2, x86-64, glibc's libm):
  * 7d1c46e33a8b30b9 35b83f06a17a459c 0d41d0ef898b101a 319d62effb6ac4fb
  * 28f77feaf4f37f4a 75bfbd8f915de7de bd39aa272502a198 a1e1ec49fab2c409
- * 96d86615c623ce59, and family 9 (added at 7d088bc) 52659f7d627f765d.
+ * 96d86615c623ce59, and family 9 (added after 7d088bc) 52659f7d627f765d.
  *
  *   cc -O2 -fopenmp -Ibench -Isrc/core bench/fit-checksums.c src/core/pava.c \
  *      src/core/split.c src/core/wide.c src/core/threads.c \
