@@ -13,7 +13,7 @@
 #     GPUISO_BENCH_PEERS   which peers: "all" (default), "none", or a comma-separated subset of
 #                          isoreg,pava,monoreg,monotone (for quick runs; the full results use all)
 #     GPUISO_BENCH_OUT     the markdown file to write (default bench/RESULTS.md; e.g.
-#                          bench/RESULTS-h200-host.md for the CPU of the GPU host)
+#                          bench/RESULTS-gpu-host.md for the CPU of the GPU host)
 #     GPUISO_BENCH_COMMIT  commit label for the results (default: `git rev-parse --short HEAD` of this repo,
 #                          flagged when R/, src/ or DESCRIPTION have uncommitted changes)
 #     GPUISO_BENCH_STANDIN =1: time a stand-in (Iso::pava) instead of gpuiso (script development only)
