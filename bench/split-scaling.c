@@ -8,7 +8,8 @@
  * inside the timing: "r" (default) what R's glue does (fit_batch() of
  * src/api_isotonic.c: the huge-page hint on one thread, gi_prefault() on
  * more), "hint" the hint on one thread only (the glue before 2026-12-02),
- * "fresh" nothing. Rows without weights go through
+ * "local" the hint on every thread count and no prefault (each thread
+ * faults in the pages it writes), "fresh" nothing. Rows without weights go through
  * gi_isotonic_long_unchecked(), as R's glue sends them (each piece checked
  * by the thread that fits it).
  *
@@ -98,7 +99,8 @@ int main(int argc, char **argv)
         double *fit = malloc((size_t) n * 8); /* fresh pages, as from R */
         double t0 = now();
         int faulted = 0;
-        if (strcmp(mode, "fresh") != 0 && (nt == 1 || n < GI_SPLIT_MIN)) {
+        if (strcmp(mode, "fresh") != 0 &&
+            (nt == 1 || n < GI_SPLIT_MIN || strcmp(mode, "local") == 0)) {
           gi_hint_huge(fit, (size_t) n * 8);
         } else if (strcmp(mode, "r") == 0) {
           gi_prefault(fit, (size_t) n * 8, nt);
