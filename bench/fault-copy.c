@@ -5,7 +5,7 @@
  * malloc'ed output, as the fit of increasing data writes its values:
  *
  *   prefault-stream  the threads fault the output in first, a huge page
- *                    each (as gi_prefault() does), then copy with stores
+ *                    each (the engine's gi_prefault()), then copy with stores
  *                    past the cache (what R's glue and split.c do now)
  *   prefault-store   the same with ordinary stores
  *   local-store      no prefault: each thread copies a contiguous run of
@@ -14,11 +14,12 @@
  *                    lines may still be in that core's cache)
  *   local-stream     the same with stores past the cache
  *
- * The huge-page hint (MADV_HUGEPAGE) is given in every variant. Each
+ * The huge-page hint (gi_hint_huge()) is given in every variant. Each
  * variant runs REPS times on a fresh output (malloc'ed, so mmap'ed, and
  * freed after), the variants alternating; prints the best and median ms.
  *
- *   gcc -O2 -fopenmp bench/fault-copy.c -o /tmp/fault-copy
+ *   gcc -O2 -fopenmp -Isrc/core bench/fault-copy.c src/core/memory.c \
+ *       src/core/threads.c -o /tmp/fault-copy
  *   /tmp/fault-copy [n=1e8] [reps=5] [threads=1,16]
  */
 #define _DEFAULT_SOURCE
@@ -28,8 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
+#include "gi_core.h"
+#include "gi_memory.h"
 
 #define HUGE ((uintptr_t) 1 << 21)
 
@@ -38,27 +40,6 @@ static double now_ms(void)
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return 1e3 * (double) t.tv_sec + 1e-6 * (double) t.tv_nsec;
-}
-
-static void hint(double *p, size_t bytes)
-{
-  uintptr_t a = ((uintptr_t) p + HUGE - 1) & ~(HUGE - 1);
-  uintptr_t e = ((uintptr_t) p + bytes) & ~(HUGE - 1);
-  if (e > a) madvise((void *) a, e - a, MADV_HUGEPAGE);
-}
-
-static void prefault(double *p, size_t bytes, int nt)
-{
-  uintptr_t a = (uintptr_t) p, e = a + bytes, first = a & ~(HUGE - 1);
-  int64_t units = (int64_t) ((e - first + HUGE - 1) / HUGE);
-#pragma omp parallel for num_threads(nt) schedule(static)
-  for (int64_t u = 0; u < units; u++) {
-    uintptr_t lo = first + (uintptr_t) u * HUGE, hi = lo + HUGE;
-    if (lo < a) lo = a;
-    if (hi > e) hi = e;
-    for (uintptr_t q = lo; q < hi; q += 4096) *(volatile char *) q = 0;
-    *(volatile char *) (hi - 1) = 0;
-  }
 }
 
 static void copy_run(double *out, const double *y, int64_t lo, int64_t hi,
@@ -139,11 +120,11 @@ int main(int argc, char **argv)
         double *out = malloc(bytes);
         if (out == NULL) return 1;
         double t0 = now_ms();
-        hint(out, bytes);
         if (v < 2) {
-          prefault(out, bytes, nt);
+          gi_prefault(out, bytes, nt); /* the hint, then the faults */
           copy_chunks(out, y, n, nt, v == 0);
         } else {
+          gi_hint_huge(out, bytes);
           copy_local(out, y, n, nt, v == 3);
         }
         t[v][r] = now_ms() - t0;
