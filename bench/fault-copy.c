@@ -18,43 +18,28 @@
  * variant runs REPS times on a fresh output (malloc'ed, so mmap'ed, and
  * freed after), the variants alternating; prints the best and median ms.
  *
- *   gcc -O2 -fopenmp -Isrc/core bench/fault-copy.c src/core/memory.c \
+ *   gcc -O2 -fopenmp -Ibench -Isrc/core bench/fault-copy.c src/core/memory.c \
  *       src/core/threads.c -o /tmp/fault-copy
  *   /tmp/fault-copy [n=1e8] [reps=5] [threads=1,16]
  */
 #define _DEFAULT_SOURCE
-#include <immintrin.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "bench-c.h"
 #include "gi_core.h"
 #include "gi_memory.h"
 
 #define HUGE ((uintptr_t) 1 << 21)
 
-static double now_ms(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return 1e3 * (double) t.tv_sec + 1e-6 * (double) t.tv_nsec;
-}
-
 static void copy_run(double *out, const double *y, int64_t lo, int64_t hi,
                      int stream)
 {
-  if (stream) {
-    for (int64_t i = lo; i < hi; i++) {
-      long long b;
-      memcpy(&b, &y[i], sizeof b);
-      _mm_stream_si64((long long *) &out[i], b);
-    }
-    _mm_sfence();
-  } else {
+  if (stream) copy_stream(out, y, lo, hi);
+  else
     for (int64_t i = lo; i < hi; i++) out[i] = y[i];
-  }
 }
 
 /* chunks of 2^15 elements shared out dynamically, as split.c's pieces */
@@ -119,7 +104,7 @@ int main(int argc, char **argv)
       for (int v = 0; v < 4; v++) {
         double *out = malloc(bytes);
         if (out == NULL) return 1;
-        double t0 = now_ms();
+        double t0 = now();
         if (v < 2) {
           gi_prefault(out, bytes, nt); /* the hint, then the faults */
           copy_chunks(out, y, n, nt, v == 0);
@@ -127,7 +112,7 @@ int main(int argc, char **argv)
           gi_hint_huge(out, bytes);
           copy_local(out, y, n, nt, v == 3);
         }
-        t[v][r] = now_ms() - t0;
+        t[v][r] = 1e3 * (now() - t0);
         /* a check that the copy is whole, outside the timing */
         if (out[n - 1] != y[n - 1] || out[n / 2] != y[n / 2]) return 2;
         free(out);

@@ -9,9 +9,9 @@
  * src/api_isotonic.c: the huge-page hint on one thread, gi_prefault() on
  * more), "hint" the hint on one thread only (the glue before 2026-12-02),
  * "local" the hint on every thread count and no prefault (each thread
- * faults in the pages it writes), "fresh" nothing. Rows without weights go through
- * gi_isotonic_long_unchecked(), as R's glue sends them (each piece checked
- * by the thread that fits it).
+ * faults in the pages it writes), "fresh" nothing. Rows without weights go
+ * through gi_isotonic_long_unchecked(), as R's glue sends them (each piece
+ * checked by the thread that fits it).
  *
  * GPUISO_BENCH_FLOOR=1 adds two first rows: "copy": the output prepared the
  * same way, then the increasing values copied into it on the same threads
@@ -35,9 +35,6 @@
 #include "bench-c.h"
 #include "gi_core.h"
 #include "gi_memory.h"
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#endif
 
 /* y into fit on nt threads, 2^15 elements at a time; `stream`: stored
  * past the cache (x86-64), as split.c stores a long prefaulted fit */
@@ -50,12 +47,7 @@ static void copy_floor(const double *y, double *fit, gi_idx n, int nt,
     gi_idx a = c * 32768, e = a + 32768 < n ? a + 32768 : n;
 #if defined(__x86_64__)
     if (stream) {
-      for (gi_idx i = a; i < e; i++) {
-        long long bits;
-        memcpy(&bits, y + i, 8);
-        _mm_stream_si64((long long *) (fit + i), bits);
-      }
-      _mm_sfence();
+      copy_stream(fit, y, a, e);
       continue;
     }
 #endif
