@@ -19,6 +19,9 @@
 #                    valgrind error (tools/valgrind.sh). Slow: the whole suite
 #                    takes hours, so choose files, e.g.
 #                    make valgrind TESTS="test-vjp test-isotonic" (6 minutes)
+#   make fuzz        random long rows and ragged batches on 1 to 8 threads,
+#                    which must agree to the bit (tools/fuzz-threads.sh;
+#                    FUZZ_SECONDS=300 and FUZZ_SEED from the clock by default)
 #
 # Variables: LIB=DIR installs into (and the demo loads from) library DIR
 # instead of R's default; R=..., RSCRIPT=... choose the R binaries;
@@ -66,7 +69,7 @@ TESTS    ?=
 LIBARG   := $(if $(LIB),--library=$(LIB))
 LIBENV   := $(if $(LIB),R_LIBS="$(abspath $(LIB))$${R_LIBS:+:$$R_LIBS}")
 
-.PHONY: all deps install demo check clean shellcheck sanitize valgrind
+.PHONY: all deps install demo check clean shellcheck sanitize valgrind fuzz
 
 all: check
 
@@ -94,6 +97,9 @@ sanitize: deps
 valgrind: deps
 	@sh tools/install-deps.sh valgrind
 	@R="$(R)" RSCRIPT="$(RSCRIPT)" TESTS="$(TESTS)" sh tools/valgrind.sh
+
+fuzz: deps
+	@R="$(R)" RSCRIPT="$(RSCRIPT)" sh tools/fuzz-threads.sh
 
 # Build the tarball, shellcheck the scripts, check the tarball, then: fail
 # on any ERROR or WARNING or shellcheck finding, show the NOTEs, and close
