@@ -14,6 +14,9 @@
 #          largest double), with one of eight kinds of weights (none, ones,
 #          log-uniform, a third zero, runs of zeros across pieces, spanning
 #          1e+-300, subnormal mixed with 1e308, small integers with zeros);
+#          half of them with the threshold of the streamed stores (2^23
+#          elements) lowered, so that on more than one thread their fits are
+#          written past the cache;
 #   batch  a ragged batch of 1 to 3,000 problems of 1 to 90,000 elements,
 #          short and long mixed, its groups in order or shuffled.
 # What must hold:
@@ -23,10 +26,12 @@
 #          1e-12 (relative to 1 + |z|) of the reference of
 #          tests/testthat/helper-reference.R where that reference can solve
 #          it; KKT residual below 1e-10; isotonic_vjp()'s gradient (or its
-#          overflow error) identical on 1, 2 and 5 threads;
+#          overflow error) identical on those threads;
 #   batch  the fit on 1, 2, 4 and 7 threads identical; each of up to 25
 #          problems drawn from it identical to its fit alone; a matrix of
 #          the problems' first elements fitted column by column as alone.
+# FUZZ_THREADS="1,2,16" compares those thread counts instead (on a machine
+# with the cores, real concurrency rather than threads taking turns).
 # Threads above the machine's processors are forced with the test hook
 # (gpuiso:::test_threads_uncapped()). Each failing case is saved, as an
 # .rds of its inputs, in failures-dir (default: the working directory).
@@ -53,6 +58,19 @@ if (!is.null(many_threads_unavailable()) && is.null(threads_hook())) {
   stop("this build of gpuiso has no test_threads_uncapped(): cannot force threads")
 }
 Sys.unsetenv("_R_CHECK_LIMIT_CORES_")
+# the thread counts to compare, the first the reference: FUZZ_THREADS
+# ("1,2,16", say, on a 16-core machine), else those below
+env_threads <- Sys.getenv("FUZZ_THREADS", "")
+threads_of <- function(default) {
+  if (!nzchar(env_threads)) return(default)
+  t <- as.integer(strsplit(env_threads, ",", fixed = TRUE)[[1L]])
+  if (length(t) < 2L || anyNA(t) || any(t < 1L)) {
+    stop("FUZZ_THREADS must be two or more positive whole numbers, comma-separated")
+  }
+  t
+}
+row_threads <- threads_of(c(1L, 2L, 3L, 5L, 8L))
+batch_threads <- threads_of(c(1L, 2L, 4L, 7L))
 
 ## ------------------------------------------------------------- inputs ----
 
@@ -97,10 +115,12 @@ draw_row <- function() {
                   nseg, TRUE)
   wkind <- sample(c("none", "ones", "loguniform", "third_zero", "zero_runs",
                     "spanning", "subnormal_huge", "small_integers"), 1L)
+  stream <- runif(1) < 0.5
   list(y = unlist(Map(segment, kinds, lens), use.names = FALSE),
-       w = row_weights(wkind, n), decreasing = runif(1) < 0.3,
-       what = sprintf("row of %d: %s; weights %s", n,
-                      paste(kinds, collapse = ","), wkind))
+       w = row_weights(wkind, n), decreasing = runif(1) < 0.3, stream = stream,
+       what = sprintf("row of %d: %s; weights %s%s", n,
+                      paste(kinds, collapse = ","), wkind,
+                      if (stream) "; written past the cache" else ""))
 }
 
 problem_values <- function(m) switch(sample(7L, 1L),
@@ -141,11 +161,18 @@ draw_batch <- function() {
 # The names of the properties that fail, character(0) when all hold.
 check_row <- function(d) {
   y <- d$y; w <- d$w; dec <- d$decreasing
+  if (d$stream) {
+    # the streamed stores of rows of 2^23 and more, on these shorter rows
+    was <- gpuiso:::test_stream_min(65536)
+    on.exit(gpuiso:::test_stream_min(was), add = TRUE)
+  }
   fit <- function(k) with_threads(k, isotonic(y, w, decreasing = dec, device = "cpu"))
-  z <- fit(1L)
+  z <- fit(row_threads[1L])
   bad <- character(0)
-  for (k in c(2L, 3L, 5L, 8L)) {
-    if (!identical(fit(k), z)) bad <- c(bad, sprintf("%d threads differ from 1", k))
+  for (k in row_threads[-1L]) {
+    if (!identical(fit(k), z)) {
+      bad <- c(bad, sprintf("%d threads differ from %d", k, row_threads[1L]))
+    }
   }
   if (!all(if (dec) diff(z) <= 0 else diff(z) >= 0)) bad <- c(bad, "not monotone")
   mirror <- with_threads(2L, isotonic(-y, w, decreasing = !dec, device = "cpu"))
@@ -169,8 +196,8 @@ check_row <- function(d) {
   vjp <- function(k) tryCatch(
     with_threads(k, isotonic_vjp(y, g, w, decreasing = dec, device = "cpu")),
     gpuiso_error_overflow = function(e) conditionMessage(e))
-  v1 <- vjp(1L)
-  for (k in c(2L, 5L)) {
+  v1 <- vjp(row_threads[1L])
+  for (k in row_threads[-1L]) {
     if (!identical(vjp(k), v1)) bad <- c(bad, sprintf("gradient on %d threads differs", k))
   }
   bad
@@ -180,10 +207,12 @@ check_batch <- function(d) {
   y <- d$y; w <- d$w; g <- d$groups; dec <- d$decreasing
   fit <- function(k) with_threads(k, isotonic(y, w, groups = g, decreasing = dec,
                                               device = "cpu"))
-  z <- fit(1L)
+  z <- fit(batch_threads[1L])
   bad <- character(0)
-  for (k in c(2L, 4L, 7L)) {
-    if (!identical(fit(k), z)) bad <- c(bad, sprintf("%d threads differ from 1", k))
+  for (k in batch_threads[-1L]) {
+    if (!identical(fit(k), z)) {
+      bad <- c(bad, sprintf("%d threads differ from %d", k, batch_threads[1L]))
+    }
   }
   nprob <- length(d$lens)
   for (b in sample(nprob, min(nprob, 25L))) {

@@ -6,6 +6,7 @@
 #
 #   sh tools/fuzz-threads.sh                             5 minutes, a seed from the clock
 #   FUZZ_SECONDS=3600 FUZZ_SEED=7 sh tools/fuzz-threads.sh   an hour, seed 7
+#   FUZZ_THREADS=1,2,16 sh tools/fuzz-threads.sh         compare these thread counts
 #   KEEP=1 sh tools/fuzz-threads.sh                      keep the scratch directory
 #
 # Failing cases are saved (.rds of their inputs) in the scratch directory,
