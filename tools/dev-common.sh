@@ -1,7 +1,8 @@
 # shellcheck shell=sh disable=SC2154 # $work is set by the script that sources this
-# Shared by tools/sanitize.sh and tools/valgrind.sh (sourced, not run):
-# copy the package to a scratch directory, pick the test files, run one
-# test file in a fresh R process. POSIX sh.
+# Shared by tools/sanitize.sh, tools/valgrind.sh and tools/fuzz-threads.sh
+# (sourced, not run): copy the package to a scratch directory, build it
+# there, pick the test files, run one test file in a fresh R process.
+# POSIX sh.
 #
 # Sets R and RSCRIPT (the R binaries) and TESTS (empty for all, else names
 # such as "test-isotonic isotonic test-corpus*") from the environment.
@@ -34,6 +35,22 @@ copy_pkg() {
     [ -e "$f" ] && cp -R "$f" "$work/pkg/"
   done
   (cd "$work/pkg" && sh ./cleanup)
+}
+
+# A CPU-only build of the package into "$work/lib", for tool $1 (its name
+# in the messages), with R's flags or, given $2, those of that user
+# Makevars file as well; shows the build log and fails when it fails.
+install_cpu_lib() {
+  echo "$1: building gpuiso (CPU only)"
+  copy_pkg
+  mkdir -p "$work/lib"
+  if ! (cd "$work/pkg" && GPUISO_CUDA=no R_MAKEVARS_USER="${2:-}" \
+        "$R" CMD INSTALL --no-docs --library="$work/lib" . \
+        >"$work/install.log" 2>&1); then
+    cat "$work/install.log"
+    echo "$1: the build failed" >&2
+    return 1
+  fi
 }
 
 # The test files to run, one path a line, from $TESTS (all by default);

@@ -22,16 +22,8 @@ seconds=${FUZZ_SECONDS:-300}
 seed=${FUZZ_SEED:-}
 scratch_dir fuzz
 
-echo "fuzz: building gpuiso (CPU only)"
-copy_pkg
-mkdir -p "$work/lib" "$work/failures"
-if ! (cd "$work/pkg" && GPUISO_CUDA=no \
-      "$R" CMD INSTALL --no-docs --library="$work/lib" . \
-      >"$work/install.log" 2>&1); then
-  cat "$work/install.log"
-  echo "fuzz: the build failed" >&2
-  exit 1
-fi
+install_cpu_lib fuzz
+mkdir -p "$work/failures"
 
 status=0
 R_LIBS="$work/lib${R_LIBS:+:$R_LIBS}" \

@@ -30,16 +30,12 @@ fi
 files=$(test_files)
 scratch_dir valgrind
 
-echo "valgrind: building gpuiso (CPU only)"
-copy_pkg
-mkdir -p "$work/lib"
-if ! (cd "$work/pkg" && GPUISO_CUDA=no \
-      "$R" CMD INSTALL --no-docs --library="$work/lib" . \
-      >"$work/install.log" 2>&1); then
-  cat "$work/install.log"
-  echo "valgrind: the build failed" >&2
-  exit 1
-fi
+# Valgrind 3.19 (Debian 12) cannot decode some VEX moves that GCC makes in
+# the weighted pass's FMA clone, and raises SIGILL there on a processor with
+# FMA: the build leaves that clone out, and the plain pass (the same source)
+# runs instead.
+echo 'CPPFLAGS += -DGI_NO_FMA_CLONE' > "$work/Makevars"
+install_cpu_lib valgrind "$work/Makevars"
 
 write_runner
 n=0

@@ -93,9 +93,12 @@ void gi_stack_free(gi_stack *ws)
  * the rounding error of w*y in one instruction instead of Dekker's
  * seventeen, exact either way, so the fit is the same to the bit. Nothing
  * else is contracted (fp-contract=off): every other operation rounds as in
- * the plain pass. GCC only: its optimize attribute says so per function. */
+ * the plain pass. GCC only: its optimize attribute says so per function.
+ * GI_NO_FMA_CLONE leaves the clone out (make valgrind: valgrind 3.19
+ * cannot decode the VEX moves that GCC makes of _mm_set_sd() there). */
 #if defined(__x86_64__) && !defined(_WIN32) && !defined(FP_FAST_FMA) && \
-    defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 5
+    defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 5 &&     \
+    !defined(GI_NO_FMA_CLONE)
 #define GI_FMA_CLONE 1
 #define GI_FMA_TARGET                                                    \
   __attribute__((target("fma"), optimize("fp-contract=off", GI_ALIGNS)))
