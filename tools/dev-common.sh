@@ -44,9 +44,10 @@ install_cpu_lib() {
   echo "$1: building gpuiso (CPU only)"
   copy_pkg
   mkdir -p "$work/lib"
-  if ! (cd "$work/pkg" && GPUISO_CUDA=no R_MAKEVARS_USER="${2:-}" \
-        "$R" CMD INSTALL --no-docs --library="$work/lib" . \
-        >"$work/install.log" 2>&1); then
+  if ! (cd "$work/pkg" &&
+        if [ -n "${2:-}" ]; then R_MAKEVARS_USER=$2; export R_MAKEVARS_USER; fi &&
+        GPUISO_CUDA=no "$R" CMD INSTALL --no-docs --library="$work/lib" . \
+          >"$work/install.log" 2>&1); then
     cat "$work/install.log"
     echo "$1: the build failed" >&2
     return 1
