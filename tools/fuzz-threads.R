@@ -50,9 +50,6 @@ script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)
 root <- if (length(script) == 1L) dirname(dirname(normalizePath(script))) else getwd()
 helpers <- file.path(root, "tests", "testthat",
                      c("helper-threads.R", "helper-reference.R"))
-# the helpers use testthat's expect(); this script only needs their
-# functions, so expect() is a stop() on failure here
-expect <- function(ok, message) if (!ok) stop(message, call. = FALSE)
 for (f in helpers) sys.source(f, envir = environment())
 # more than two threads, whatever R CMD check's limit in the environment
 Sys.unsetenv("_R_CHECK_LIMIT_CORES_")
