@@ -7,6 +7,11 @@
 #     (cd /tmp/gpubuild && ./cleanup && rm -rf "$OLDPWD/.gpu/lib" && mkdir -p "$OLDPWD/.gpu/lib" &&
 #      GPUISO_CUDA_ARCH=90 R CMD INSTALL -l "$OLDPWD/.gpu/lib" .)
 # Then one device call with carry [".gpu"]:  bash tools/gpu-check.sh
+# The device's R has no gmp, Iso, quadprog, fdrtool or ggplot2, so the tests
+# that compare with them skip there unless they are copied into .gpu/lib
+# from this machine's site library. ggplot2 and its dependencies are too
+# large for the carry limit (64 MiB with the R bundle); pack them without
+# doc/, html/ and help/ (8 MB as .tar.xz) and unpack into .gpu/lib first.
 # It runs every test file (or those in $FILES; CRAN mode, NOT_CRAN=true for
 # those in $NOT_CRAN_FILES), JOBS files at a time, each in its own R process
 # with a log under $OUT/tests, and prints one line per file and each
