@@ -99,10 +99,13 @@ SEXP ffi_gpu_vjp(SEXP y, SEXP w, SEXP fit, SEXP starts, SEXP grad,
   char msg[1024] = "";
   int status = GI_CUDA_OK;
   gi_gpu_begin(threads);
-  /* y and w passed the forward pass on the GPU, whose first kernel sends
-   * data outside the window to the CPU: only the fit and grad are new */
+  /* w and the y of positive weights passed the forward pass on the GPU,
+   * whose first kernel sends data outside the window to the CPU; the y of
+   * zero weights did not (ffi_gpu_fit() leaves them out), and enter
+   * dw = (y - fit) G / W here, so with the fit and grad they are checked */
   int nt = Rf_asInteger(threads);
-  if (gi_in_window(REAL(fit), b.n, nt) && gi_in_window(REAL(grad), b.n, nt)) {
+  if (gi_in_window(REAL(fit), b.n, nt) && gi_in_window(REAL(grad), b.n, nt) &&
+      (b.w == NULL || gi_in_window(REAL(y), b.n, nt))) {
     status = gi_cuda_vjp_host(REAL(y), b.w, REAL(fit), RAW(starts), REAL(grad),
                               b.off, b.nprob, Rf_asLogical(single) == TRUE,
                               REAL(dy), dwp, msg, sizeof(msg));

@@ -170,6 +170,25 @@ test_that("zero weights on the GPU follow the CPU's convention", {
   vg <- isotonic_vjp(y, gr, w, device = "gpu")
   expect_close(vg$y, vc$y, 1e-10, "zero weights, d/dy")
   expect_close(vg$weights, vc$weights, 1e-10, "zero weights, d/dw")
+  # the y of a zero weight never reaches the GPU's forward pass but enters
+  # d/dw = (y - fit) G / W: one beyond the window goes to the CPU's exact
+  # backward pass, which tells an overflow (here -2.9e308) from a value
+  y4 <- c(4, -2, 3, -5.992310449541053e307)
+  w4 <- c(1 / 3, 0.1, 2, 0)
+  g4 <- c(10, 10, 10, -10)
+  expect_error(isotonic_vjp(y4, g4, w4, decreasing = TRUE, device = "cpu"),
+               class = "gpuiso_error_overflow")
+  expect_error(isotonic_vjp(y4, g4, w4, decreasing = TRUE, device = "gpu"),
+               class = "gpuiso_error_overflow")
+  for (big in c(-5.992310449541053e307, 1e250, -3e-250)) {
+    y4[4] <- big
+    for (dec in c(FALSE, TRUE)) {
+      if (dec && big < -1e300) next
+      expect_identical(isotonic_vjp(y4, g4, w4, decreasing = dec, device = "gpu"),
+                       isotonic_vjp(y4, g4, w4, decreasing = dec, device = "cpu"),
+                       label = sprintf("zero weight, y = %g, decreasing = %s", big, dec))
+    }
+  }
 })
 
 test_that("isotonic_vjp() on the GPU equals the CPU's", {
