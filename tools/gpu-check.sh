@@ -7,11 +7,17 @@
 #     (cd /tmp/gpubuild && ./cleanup && rm -rf "$OLDPWD/.gpu/lib" && mkdir -p "$OLDPWD/.gpu/lib" &&
 #      GPUISO_CUDA_ARCH=90 R CMD INSTALL -l "$OLDPWD/.gpu/lib" .)
 # Then one device call with carry [".gpu"]:  bash tools/gpu-check.sh
+# (or, with the comparison packages, carry [".gpu/libs.tar.xz",
+# ".gpu/r-bundle.tar.xz", ".gpu/r-env.sh"]; see below).
 # The device's R has no gmp, Iso, quadprog, fdrtool or ggplot2, so the tests
-# that compare with them skip there unless they are copied into .gpu/lib
-# from this machine's site library. ggplot2 and its dependencies are too
-# large for the carry limit (64 MiB with the R bundle); pack them without
-# doc/, html/ and help/ (8 MB as .tar.xz) and unpack into .gpu/lib first.
+# that compare with them skip there unless they travel too. Unpacked, they
+# and ggplot2's dependencies (gtable, isoband, MASS, mgcv, scales, nlme,
+# Matrix, farver, labeling, munsell, RColorBrewer, viridisLite, lattice,
+# colorspace) with .gpu/lib and the R bundle exceed the 64 MiB carry limit;
+# copy them and gpuiso from .gpu/lib into one folder, drop each package's
+# doc/, html/, help/, po/, tests/, examples/ and include/, and pack it as
+# .gpu/libs.tar.xz (XZ_OPT=-9e: 14 MB). Carry that instead of .gpu/lib;
+# this script unpacks it into .gpu/lib when .gpu/lib is absent.
 # It runs every test file (or those in $FILES; CRAN mode, NOT_CRAN=true for
 # those in $NOT_CRAN_FILES), JOBS files at a time, each in its own R process
 # with a log under $OUT/tests, and prints one line per file and each
@@ -20,10 +26,16 @@
 # GPUISO_EXACT_DEVICE=gpu sends the exact differential test to the GPU.
 # shellcheck source=/dev/null # written on the device machine
 . .gpu/r-env.sh
+if [ ! -d .gpu/lib ] && [ -f .gpu/libs.tar.xz ]; then
+  mkdir -p .gpu/lib && tar -xJf .gpu/libs.tar.xz -C .gpu/lib
+fi
 export R_LIBS="$PWD/.gpu/lib"
 OUT=${OUT:-/tmp/gpuiso-check}
 JOBS=${JOBS:-6}
-NOT_CRAN_FILES=${NOT_CRAN_FILES:-"test-gpu.R test-gpu-transfer.R"}
+# test-exact.R at full size holds the GPU engine to exact arithmetic (it
+# skips without gmp); its 5,000 random gradient problems found the bug of
+# NEWS's 2026-12-07 entry
+NOT_CRAN_FILES=${NOT_CRAN_FILES:-"test-gpu.R test-gpu-transfer.R test-exact.R"}
 export GPUISO_EXACT_DEVICE=${GPUISO_EXACT_DEVICE:-gpu}
 mkdir -p "$OUT/tests"
 run_one() {
