@@ -100,7 +100,7 @@ exact_available <- function() requireNamespace("gmp", quietly = TRUE)
 .qulp <- function(m) {
   d <- abs(as.double(m))
   e <- suppressWarnings(floor(log2(d)))
-  e[!is.finite(e) | d < 2^-1022] <- -1022
+  e[d < 2^-1022] <- -1022 # and 0
   e[e > 1023] <- 1023
   p <- .q(2^e)
   low <- as.logical(abs(m) < p) & e > -1022
@@ -130,6 +130,16 @@ exact_available <- function() requireNamespace("gmp", quietly = TRUE)
   if (any(big)) near[big] <- as.logical(abs(m[big]) + slack[big] * 2 >= .q_beyond())
   edge <- near & is.finite(f) & abs(f) == .dmax
   over[edge] <- FALSE
+  # a slack wider than the gap to double's range lets a finite value be
+  # right too: an exact value beyond it, from sums that cancel below what
+  # double-double carries (terms of 1e308 with 1e-300 beside them), may be
+  # computed as a finite one within the rule
+  wide <- which(over & is.finite(f))
+  if (length(wide)) {
+    inside <- as.logical(abs(.q(f[wide]) - m[wide]) <= .qulp(m[wide]) * ulps + slack[wide])
+    over[wide[inside]] <- FALSE
+    edge[wide[inside]] <- TRUE
+  }
   ad <- abs(d)
   ud <- ifelse(ad < 2^-1022, 2^-1074, 2^(floor(log2(pmax(ad, 2^-1022))) - 52))
   fast <- is.finite(f) & !over & !big & abs(f - d) <= ud
@@ -424,21 +434,28 @@ exact_tags <- function(p) {
   st <- as.logical(.Call(gpuiso:::ffi_isotonic_fit, y, if (is.null(p$w)) NULL else w,
                          c(0, length(y)), p$decreasing, TRUE, 1L)[[2L]])
   sg <- if (p$decreasing) -1 else 1
-  qy <- .q(y) * sg
+  qy <- .q(y)
   qw <- .q(w)
+  .kkt_points_ok(qw * qy * sg, qw, qw * abs(qy), st, f * sg)
+}
+
+# The conditions of .kkt_ok() on points given by their exact sums S (of
+# w y, the direction's sign applied), W (of w) and A (of w |y|), with the
+# engine's block starts `st` and fitted values `f` (sign applied).
+.kkt_points_ok <- function(S, W, A, st, f) {
   t100 <- .q(2^-100)
   t80 <- .q(2^-78)
-  blocks <- split(seq_along(y), cumsum(st))
+  blocks <- split(seq_along(st), cumsum(st))
   stat <- function(i) {
-    W <- sum(qw[i])
-    if (W == 0) return(NULL)
-    list(m = sum(qw[i] * qy[i]) / W, a = sum(qw[i] * abs(qy[i])) / W)
+    Wi <- sum(W[i])
+    if (Wi == 0) return(NULL)
+    list(m = sum(S[i]) / Wi, a = sum(A[i]) / Wi)
   }
   prev <- NULL
   for (b in blocks) {
     B <- stat(b)
     if (is.null(B)) return(FALSE)
-    fv <- .q(f[b] * sg)
+    fv <- .q(f[b])
     if (any(abs(fv - B$m) > .qulp(B$m) * 2 + t100 * B$a)) return(FALSE)
     if (!is.null(prev) && B$m < prev$m - t80 * (abs(B$m) + abs(prev$m)) - t100 * (B$a + prev$a))
       return(FALSE)
@@ -452,10 +469,29 @@ exact_tags <- function(p) {
   TRUE
 }
 
-# Problems whose outcome is "deviation" but whose fit passes .kkt_ok().
-.kkt_rescue <- function(oc, problems, res) {
+# isoreg()'s fit r of problem p (x, y, w) where it differs from the exact
+# one: .kkt_points_ok() on its distinct x, tied points pooled, with the
+# blocks that r reports (r$blocks, from and to as values of x).
+.kkt_ok_isoreg <- function(p, r) {
+  o <- order(p$x, method = "radix")
+  x <- p$x[o]
+  n <- length(x)
+  qy <- .q(p$y[o])
+  qw <- .q(if (is.null(p$w)) rep(1, n) else p$w[o])
+  newx <- c(TRUE, x[-1L] != x[-n])
+  xd <- x[newx]
+  sg <- if (p$decreasing) -1 else 1
+  blk <- findInterval(xd, r$blocks$from)
+  st <- c(TRUE, blk[-1L] != blk[-length(blk)])
+  .kkt_points_ok(.qrunsum(qw * qy * sg, newx), .qrunsum(qw, newx),
+                 .qrunsum(qw * abs(qy), newx), st, as.double(r$yf)[newx] * sg)
+}
+
+# Problems whose outcome is "deviation" but whose fit passes .kkt_ok() (or
+# `ok`: .kkt_ok_isoreg() for isoreg()).
+.kkt_rescue <- function(oc, problems, res, ok = function(p, r) .kkt_ok(p, as.double(r))) {
   for (i in which(oc$outcome == "deviation")) {
-    if (.kkt_ok(problems[[i]], as.double(res[[i]]))) oc$outcome[i] <- "ok_kkt"
+    if (ok(problems[[i]], res[[i]])) oc$outcome[i] <- "ok_kkt"
   }
   oc
 }
@@ -752,7 +788,8 @@ exact_run_isoreg <- function(n, seed = 3L, problems = NULL) {
     r <- res[[i]]
     inherits(r, "error") || .monotone(r$yf, problems[[i]]$decreasing)
   }, NA)
-  oc <- .outcomes(res, chk, ref$sorted_pid, mono)
+  oc <- .kkt_rescue(.outcomes(res, chk, ref$sorted_pid, mono), problems, res,
+                    .kkt_ok_isoreg)
   .frame("isoreg", problems, oc, isoreg_call, vapply(res, .msg, ""))
 }
 

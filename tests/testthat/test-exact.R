@@ -5,10 +5,12 @@
 # the package and by the exact reference of helper-exact.R, each fitted
 # value held to the engine's accuracy rule (2 ulp of the exact block mean +
 # 2^-100 of the block's mean |y|), an exact result beyond double's range to
-# an error of class "gpuiso_error_overflow". Where a fit's blocks differ
-# from the exact ones (a block whose sum cancels below what double-double
-# sums carry can be decided either way), it passes only if it satisfies the
-# optimality conditions within that rule on its own blocks (.kkt_ok()); the
+# an error of class "gpuiso_error_overflow" (or, where the rule's slack
+# reaches back into the range, a finite value within it). Where a fit's
+# blocks differ from the exact ones (a block whose sum cancels below what
+# double-double sums carry can be decided either way), it passes only if it
+# satisfies the optimality conditions within that rule on its own blocks
+# (.kkt_ok(); for isoreg(), on its distinct x, .kkt_ok_isoreg()); the
 # backward pass is checked on the forward pass's blocks, which it uses.
 #
 # NOT_CRAN: 41,000 problems (20,000 for isotonic(), the first 5,000 of them
@@ -156,6 +158,54 @@ test_that("the accuracy rule: 2 ulp of the exact value, beyond the range an over
                       gmp::as.bigq(numeric(3)))
   expect_identical(chk$overflow, c(TRUE, FALSE, FALSE))
   expect_identical(chk$ok, c(FALSE, TRUE, TRUE))
+  # a slack wider than the gap to the range: a finite value within it is
+  # right too, a value outside it or Inf is not
+  big <- top * 4
+  chk <- .exact_check(c(0, 0, Inf, 1e308), rep(big, 4),
+                      c(big * 2, gmp::as.bigq(2^900), big * 2, gmp::as.bigq(2^1020)))
+  expect_identical(chk$ok, c(TRUE, FALSE, FALSE, FALSE))
+  expect_identical(chk$overflow, c(FALSE, TRUE, TRUE, TRUE))
+  expect_true(as.logical(.qulp(big) == gmp::as.bigq(2^971)))
+})
+
+test_that("the rule's corners: sums that cancel below double-double, in isoreg() and isotonic_vjp()", {
+  skip_if_not_installed("gmp")
+  # random problems of other seeds whose fits and derivatives differ from
+  # the exact ones within the rule: block means that cancel to 0, an exact
+  # derivative beyond the range computed as a finite one
+  iso <- list(
+    list(x = c(3, 2, 1, 2), y = c(-1.0143584954055417e-161, 1e-200, 1e-300, 1.0143584954055417e-161),
+         w = c(1e-300, 3e-308, 1e-300, 1e-300), decreasing = FALSE),
+    list(x = c(2, 4, 2, 6, 2, 4, 1, 4),
+         y = c(1e-200, -1.715988597311508e-225, -3e-308, -1e-200, 1e-162, -1e-162, 3e-308,
+               -2.2250738585072014e-308),
+         w = c(1e300, 4.181749715679325, 1e300, 4.477105414499529, 1e308, 1e308,
+               3.2182837911386307e207, 2.0638954456116278e237), decreasing = FALSE),
+    list(x = c(6, 3, 6, 6, 3, 1, 3), y = c(-0, -8.881350209955126e196, -4, 0, 1e300, 1, -1e300),
+         w = c(1e-162, 2.2250738585072014e-308, .Machine$double.xmax, 3.393918623757235e-193,
+               1e-162, 1e308, 1e-162), decreasing = TRUE))
+  d <- exact_run_isoreg(length(iso), problems = iso)
+  expect_false(any(.bad_outcome(d$outcome)), label = paste(d$outcome, collapse = " "))
+  # the rescue is no pass for any fit: one beyond the rule's slack (here
+  # 2^-100 of 1e-161) fails, as does one that splits a block
+  r <- isoreg(iso[[1]]$x, iso[[1]]$y, weights = iso[[1]]$w)
+  expect_true(.kkt_ok_isoreg(iso[[1]], r))
+  r1 <- r
+  r1$yf[] <- 1e-180
+  expect_false(.kkt_ok_isoreg(iso[[1]], r1))
+  r2 <- isoreg(c(1, 2, 3), c(3, 2, 1))
+  r2$yf <- c(3, 2, 1) # each its own mean, out of order
+  r2$blocks <- data.frame(from = 1:3, to = 1:3)
+  expect_false(.kkt_ok_isoreg(list(x = c(1, 2, 3), y = c(3, 2, 1), w = NULL, decreasing = FALSE), r2))
+  vjp <- list(
+    list(y = c(-1e308, -.Machine$double.xmax, -1e307, 1e308), grad = c(0, -1e308, -1e-300, 1e308),
+         w = c(0, 2.2250738585072014e-308, 0, 0), decreasing = FALSE),
+    list(y = c(1.48219693752374e-323, 2, 4.94065645841247e-324, 8.429341935017145, 8.429341935017145,
+               1.9065817078917713e-308, 1.48219693752374e-323),
+         grad = c(5.9739398333837974e234, -0, 1e307, 1e308, -1e307, -0, -1e308),
+         w = c(0, 0, 0, 1e-200, 0, 0, 3e-308), decreasing = FALSE))
+  d <- exact_run_vjp(length(vjp), problems = vjp)
+  expect_false(any(.bad_outcome(d$outcome)), label = paste(d$outcome, collapse = " "))
 })
 
 test_that("isotonic() gives the exact fit, as a vector, a matrix column and a group", {
