@@ -17,7 +17,7 @@
 # copy them and gpuiso from .gpu/lib into one folder, drop each package's
 # doc/, html/, help/, po/, tests/, examples/ and include/, and pack it as
 # .gpu/libs.tar.xz (XZ_OPT=-9e: 14 MB). Carry that instead of .gpu/lib;
-# this script unpacks it into .gpu/lib when .gpu/lib is absent.
+# this script unpacks it into .gpu/lib.
 # It runs every test file (or those in $FILES; CRAN mode, NOT_CRAN=true for
 # those in $NOT_CRAN_FILES), JOBS files at a time, each in its own R process
 # with a log under $OUT/tests, and prints one line per file and each
@@ -26,8 +26,10 @@
 # GPUISO_EXACT_DEVICE=gpu sends the exact differential test to the GPU.
 # shellcheck source=/dev/null # written on the device machine
 . .gpu/r-env.sh
-if [ ! -d .gpu/lib ] && [ -f .gpu/libs.tar.xz ]; then
-  mkdir -p .gpu/lib && tar -xJf .gpu/libs.tar.xz -C .gpu/lib
+# a packed library replaces .gpu/lib, which a warm machine may keep from an
+# earlier call
+if [ -f .gpu/libs.tar.xz ]; then
+  rm -rf .gpu/lib && mkdir -p .gpu/lib && tar -xJf .gpu/libs.tar.xz -C .gpu/lib
 fi
 export R_LIBS="$PWD/.gpu/lib"
 OUT=${OUT:-/tmp/gpuiso-check}

@@ -187,7 +187,7 @@ test_that("the rule's corners: sums that cancel below double-double, in isoreg()
   d <- exact_run_isoreg(length(iso), problems = iso)
   expect_false(any(.bad_outcome(d$outcome)), label = paste(d$outcome, collapse = " "))
   # the rescue is no pass for any fit: one beyond the rule's slack (here
-  # 2^-100 of 1e-161) fails, as does one that splits a block
+  # 2^-100 of 1e-161) fails, as do blocks out of order
   r <- isoreg(iso[[1]]$x, iso[[1]]$y, weights = iso[[1]]$w)
   expect_true(.kkt_ok_isoreg(iso[[1]], r))
   r1 <- r
