@@ -34,9 +34,7 @@ for (run in runs) {
     df <- d[d$fun == f, ]
     bad <- .bad_outcome(df$outcome)
     wrong <- wrong + sum(bad)
-    tab <- table(df$outcome)
-    cat(sprintf("seed set %d %-20s %6d problems %4d wrong  %s\n", k, f, nrow(df), sum(bad),
-                paste(names(tab), tab, sep = "=", collapse = " ")))
+    cat(sprintf("seed set %d %s\n", k, exact_summary(df)))
     if (any(bad)) {
       b <- df[bad, ]
       b <- utils::head(b[order(b$n, nchar(b$call)), ], 5L)

@@ -470,21 +470,16 @@ exact_tags <- function(p) {
 }
 
 # isoreg()'s fit r of problem p (x, y, w) where it differs from the exact
-# one: .kkt_points_ok() on its distinct x, tied points pooled, with the
-# blocks that r reports (r$blocks, from and to as values of x).
+# one: .kkt_points_ok() on its distinct x, tied points pooled as the exact
+# reference pools them, with the blocks that r reports (r$blocks, from and
+# to as values of x).
 .kkt_ok_isoreg <- function(p, r) {
-  o <- order(p$x, method = "radix")
-  x <- p$x[o]
-  n <- length(x)
-  qy <- .q(p$y[o])
-  qw <- .q(if (is.null(p$w)) rep(1, n) else p$w[o])
-  newx <- c(TRUE, x[-1L] != x[-n])
-  xd <- x[newx]
+  ref <- .exact_pooled_ref(list(p), p$decreasing)
   sg <- if (p$decreasing) -1 else 1
-  blk <- findInterval(xd, r$blocks$from)
-  st <- c(TRUE, blk[-1L] != blk[-length(blk)])
-  .kkt_points_ok(.qrunsum(qw * qy * sg, newx), .qrunsum(qw, newx),
-                 .qrunsum(qw * abs(qy), newx), st, as.double(r$yf)[newx] * sg)
+  blk <- findInterval(ref$x, r$blocks$from)
+  st <- c(TRUE, diff(blk) != 0L)
+  .kkt_points_ok(ref$S * sg, ref$W, ref$A, st,
+                 as.double(r$yf)[!duplicated(ref$point)] * sg)
 }
 
 # Problems whose outcome is "deviation" but whose fit passes .kkt_ok() (or
@@ -761,8 +756,8 @@ exact_run_vjp <- function(n, seed = 2L, problems = NULL) {
   A <- .qrunsum(qw * abs(qy), newx)
   ppid <- pid[newx]
   fit <- exact_fit(S, W, ppid, dec)
-  list(z = fit$z, slack = .exact_slack(A, W, fit$start), W = W, pid = ppid,
-       point = cumsum(newx), sorted_pid = pid, x = xs[newx])
+  list(z = fit$z, slack = .exact_slack(A, W, fit$start), S = S, W = W, A = A,
+       pid = ppid, point = cumsum(newx), sorted_pid = pid, x = xs[newx])
 }
 
 isoreg_call <- function(p) {
