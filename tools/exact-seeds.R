@@ -35,12 +35,7 @@ for (run in runs) {
     bad <- .bad_outcome(df$outcome)
     wrong <- wrong + sum(bad)
     cat(sprintf("seed set %d %s\n", k, exact_summary(df)))
-    if (any(bad)) {
-      b <- df[bad, ]
-      b <- utils::head(b[order(b$n, nchar(b$call)), ], 5L)
-      cat(sprintf("  %s  # %s%s\n", b$call, b$outcome,
-                  ifelse(nzchar(b$message), paste0(": ", substr(b$message, 1, 200)), "")), sep = "")
-    }
+    if (any(bad)) cat(exact_smallest_wrong(df, 5L), sep = "\n")
   }
 }
 cat(sprintf("seed set %d: %d wrong, %.0f s\n", k, wrong, proc.time()[["elapsed"]] - t0))

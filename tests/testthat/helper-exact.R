@@ -965,6 +965,15 @@ exact_summary <- function(d) {
                               sep = " ", collapse = ", ") else "none")
 }
 
+# The `k` smallest wrong problems of outcomes `d` as reproducible calls, one
+# line each with the outcome and the start of the error message.
+exact_smallest_wrong <- function(d, k = 10L) {
+  bad <- d[.bad_outcome(d$outcome), ]
+  bad <- utils::head(bad[order(bad$n, nchar(bad$call)), ], k)
+  sprintf("  %s  # %s%s", bad$call, bad$outcome,
+          ifelse(nzchar(bad$message), paste0(": ", substr(bad$message, 1L, 300L)), ""))
+}
+
 # Failures by kind of extreme input: for each tag, failing / problems.
 exact_by_tag <- function(d) {
   tags <- strsplit(d$tags, " ", fixed = TRUE)

@@ -57,14 +57,9 @@ exact_report <- function(d) {
 exact_expect_clean <- function(d) {
   for (f in unique(d$fun)) {
     df <- d[d$fun == f, ]
-    bad <- df[.bad_outcome(df$outcome), ]
-    bad <- bad[order(bad$n, nchar(bad$call)), ]
-    show <- utils::head(bad, 10L)
-    expect(nrow(bad) == 0L, paste0(
+    expect(!any(.bad_outcome(df$outcome)), paste0(
       exact_summary(df), ". The smallest failing calls:\n",
-      paste(sprintf("  %s  # %s%s", show$call, show$outcome,
-                    ifelse(nzchar(show$message), paste0(": ", show$message), "")),
-            collapse = "\n")))
+      paste(exact_smallest_wrong(df), collapse = "\n")))
   }
 }
 
