@@ -100,7 +100,7 @@ exact_available <- function() requireNamespace("gmp", quietly = TRUE)
 .qulp <- function(m) {
   d <- abs(as.double(m))
   e <- suppressWarnings(floor(log2(d)))
-  e[d < 2^-1022] <- -1022 # and 0
+  e[d < 2^-1022] <- -1022 # subnormals, and 0 (whose log2 is -Inf)
   e[e > 1023] <- 1023
   p <- .q(2^e)
   low <- as.logical(abs(m) < p) & e > -1022
